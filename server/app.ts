@@ -1,0 +1,99 @@
+import express, { type Express, type RequestHandler } from 'express';
+import OpenApiValidator from 'express-openapi-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describeRequirement, satisfies } from './auth/roles.js';
+import { hosted3ds } from './checkout/hosted-3ds.js';
+import { newPspReference } from './checkout/references.js';
+import type { Deps } from './deps.js';
+import { CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
+import { authentication } from './http/auth.js';
+import { errorHandler } from './http/error-handler.js';
+import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ROUTE } from './http/errors.js';
+import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
+import { jsonBody } from './http/json-body.js';
+import { callerOf } from './http/request-context.js';
+import { buildHandlers } from './operations.js';
+import { projectRoot } from './project-root.js';
+
+type SpecDocument = { paths: Record<string, Record<string, { operationId?: string }>> };
+
+/** The bundled documents the server validates against (generated/ — the single source of truth, bundled). */
+export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
+  return parse(readFileSync(join(projectRoot(), 'generated', `${area}.yaml`), 'utf8')) as SpecDocument;
+}
+
+function operationIdsOf(spec: SpecDocument): string[] {
+  return Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter((id): id is string => Boolean(id)));
+}
+
+/**
+ * Builds the Express app: parsing, authentication, request and response validation against the
+ * bundled specs, dispatch by operationId, and the one error handler. It listens on nothing and
+ * starts nothing; server/main.ts does that.
+ */
+export function createApp(deps: Deps): Express {
+  const { config, store, clock, logger } = deps;
+  const checkoutSpec = loadSpec('checkout');
+  const managementSpec = loadSpec('management');
+  const handlers = buildHandlers({ ...deps, commands: new Commands(store, () => clock.now()) });
+  const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec)].filter((id) => !handlers.has(id));
+  if (missing.length > 0) throw new Error(`operations without a handler: ${missing.join(', ')}`);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.locals.requestId = newPspReference();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info('request', { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+    });
+    next();
+  });
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(hosted3ds(store, deps.redirects));
+
+  const validators = (spec: SpecDocument) =>
+    OpenApiValidator.middleware({
+      apiSpec: spec as never,
+      validateApiSpec: false,
+      validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
+      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      ignoreUndocumented: false,
+      $refParser: { mode: 'dereference' },
+    });
+
+  const dispatch: RequestHandler = (req, res, next) => {
+    const operationId = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+    const operation = operationId === undefined ? undefined : handlers.get(operationId);
+    if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
+    const { credential } = callerOf(res);
+    if (!satisfies(credential.roles, operation.requires)) {
+      throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential needs ${describeRequirement(operation.requires)}` });
+    }
+    return operation.handle(req, res, next);
+  };
+
+  const auth = authentication(store, clock);
+  const body = jsonBody(config.bodyLimitBytes);
+  app.use(CHECKOUT_BASE, auth, idempotencyKeyHeader, ...body);
+  app.use(MANAGEMENT_BASE, auth, ...body);
+  app.use(validators(checkoutSpec));
+  app.use(validators(managementSpec));
+  app.use([CHECKOUT_BASE, MANAGEMENT_BASE], dispatch);
+
+  app.use((req) => {
+    throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
+  });
+  app.use(errorHandler(logger, config.bodyLimitBytes));
+  return app;
+}

@@ -1,0 +1,84 @@
+import type { LogLevel } from './logger.js';
+
+/**
+ * Every setting, read from the environment once at start-up. Each entry says its variable,
+ * its default and what it does; a bad value stops the server before it listens.
+ */
+export interface Config {
+  mode: 'sandbox' | 'production';
+  host: string;
+  port: number;
+  /** Base address used in links and redirect actions; derived from the request when empty. */
+  publicBaseUrl: string;
+  databasePath: string;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  validateResponses: boolean;
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+  demoCompanyApiKey: string | undefined;
+  demoMerchantApiKey: string | undefined;
+}
+
+interface Setting<K extends keyof Config> {
+  env: string;
+  doc: string;
+  default: (partial: Partial<Config>) => Config[K];
+  parse: (raw: string) => Config[K];
+}
+
+const oneOf =
+  <T extends string>(...values: T[]) =>
+  (raw: string): T => {
+    if (!values.includes(raw as T)) throw new Error(`must be one of ${values.join(', ')}`);
+    return raw as T;
+  };
+const integer = (min: number, max: number) => (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`must be an integer from ${min} to ${max}`);
+  return n;
+};
+const boolean = (raw: string) => oneOf('true', 'false')(raw) === 'true';
+const text = (raw: string) => raw;
+const apiKey = (raw: string) => {
+  if (!/^[\x21-\x7E]{16,512}$/.test(raw)) throw new Error('must be 16 to 512 printable ASCII characters');
+  return raw;
+};
+
+export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
+  mode: { env: 'APP_MODE', doc: 'sandbox (test controls on) or production', default: () => 'sandbox', parse: oneOf('sandbox', 'production') },
+  host: { env: 'HOST', doc: 'interface to listen on', default: () => '127.0.0.1', parse: text },
+  port: { env: 'PORT', doc: 'TCP port; 0 picks a free one', default: () => 8080, parse: integer(0, 65535) },
+  publicBaseUrl: { env: 'PUBLIC_BASE_URL', doc: 'external base address, e.g. https://pay.example.com', default: () => '', parse: text },
+  databasePath: { env: 'DATABASE_PATH', doc: 'SQLite file (":memory:" keeps nothing)', default: () => './data/payments.sqlite', parse: text },
+  sqliteSynchronous: { env: 'SQLITE_SYNCHRONOUS', doc: 'FULL (fsync every commit) or NORMAL', default: () => 'FULL', parse: oneOf('FULL', 'NORMAL') },
+  validateResponses: {
+    env: 'VALIDATE_RESPONSES',
+    doc: 'validate every response against the spec',
+    default: (c) => c.mode !== 'production',
+    parse: boolean,
+  },
+  bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', doc: 'largest accepted JSON body', default: () => 1_048_576, parse: integer(1024, 250_000_000) },
+  logLevel: { env: 'LOG_LEVEL', doc: 'info, warn, error or silent', default: () => 'info', parse: oneOf('info', 'warn', 'error', 'silent') },
+  demoCompanyApiKey: { env: 'DEMO_COMPANY_API_KEY', doc: 'API key of the seeded company credential', default: () => undefined, parse: apiKey },
+  demoMerchantApiKey: { env: 'DEMO_MERCHANT_API_KEY', doc: 'API key of the seeded merchant credential', default: () => undefined, parse: apiKey },
+};
+
+/** Reads the configuration; `overrides` win over the environment (tests use them). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const config: Partial<Config> = {};
+  const problems: string[] = [];
+  // mode first: other defaults depend on it.
+  const keys = Object.keys(SETTINGS) as Array<keyof Config>;
+  for (const key of keys) {
+    const setting = SETTINGS[key] as Setting<typeof key>;
+    const raw = env[setting.env];
+    try {
+      const value = key in overrides ? overrides[key] : raw !== undefined && raw !== '' ? setting.parse(raw) : setting.default(config);
+      (config as Record<string, unknown>)[key] = value;
+    } catch (error) {
+      problems.push(`${setting.env} ${(error as Error).message} (${setting.doc})`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config as Config;
+}

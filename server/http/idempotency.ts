@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Store, Tx } from '../store/types.js';
+import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
+import { type Caller, callerOf } from './request-context.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const MAX_KEY_LENGTH = 64;
+
+/** Checks the Idempotency-Key header before anything else reads the request: too long or malformed is 400. */
+export const idempotencyKeyHeader: RequestHandler = (req, _res, next) => {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (key.length > MAX_KEY_LENGTH) return next(new ApiError(ERR_IDEMPOTENCY_KEY_TOO_LONG));
+  if (!/^[\x21-\x7E]+$/.test(key)) return next(new ApiError(ERR_IDEMPOTENCY_KEY_MALFORMED));
+  next();
+};
+
+/** JSON with sorted keys, so that the same body always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function fingerprint(req: Request): string {
+  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`).digest('hex');
+}
+
+export type Work<T> = (tx: Tx, caller: Caller, req: Request) => Promise<T>;
+
+/**
+ * Runs state-changing checkout operations. Without an Idempotency-Key the work runs in one
+ * transaction. With one, the first response is stored in the same transaction as the work's
+ * effect, so a repeat replays it (status and body) without doing anything again; a repeat
+ * while the first is running, or with another request under the same key, is refused (704).
+ * Keys are scoped to the caller's company. Failed requests store nothing: they changed nothing,
+ * so repeating them is safe.
+ */
+export class Commands {
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date,
+  ) {}
+
+  handler<T>(status: number, work: Work<T>): RequestHandler {
+    return async (req, res) => {
+      const caller = callerOf(res);
+      const key = req.get(IDEMPOTENCY_HEADER);
+      if (key === undefined) {
+        const body = await this.store.transaction((tx) => work(tx, caller, req));
+        send(res, status, body);
+        return;
+      }
+      const scope = `${caller.credential.companyId}\u0000${key}`;
+      if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+      this.inFlight.add(scope);
+      try {
+        const print = fingerprint(req);
+        const outcome = await this.store.transaction(async (tx) => {
+          const prior = await tx.getIdempotencyRecord(caller.credential.companyId, key);
+          if (prior) {
+            if (prior.fingerprint !== print) {
+              throw new ApiError(ERR_ALREADY_PROCESSED, { message: 'request already processed or in progress: the Idempotency-Key was used for a different request' });
+            }
+            return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown };
+          }
+          const body = await work(tx, caller, req);
+          await tx.insertIdempotencyRecord({
+            companyId: caller.credential.companyId,
+            key,
+            fingerprint: print,
+            statusCode: status,
+            body: JSON.stringify(body),
+            createdAt: this.now().toISOString(),
+          });
+          return { status, body: body as unknown };
+        });
+        res.set(IDEMPOTENCY_HEADER, key);
+        send(res, outcome.status, outcome.body);
+      } finally {
+        this.inFlight.delete(scope);
+      }
+    };
+  }
+}
+
+/** Sends the body without its undefined fields: echoed optional request fields are often absent. */
+function send(res: Response, status: number, body: unknown): void {
+  const clean = body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))
+    : body;
+  res.status(status).json(clean);
+}

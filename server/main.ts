@@ -1,0 +1,50 @@
+import { RedirectSigner } from './checkout/redirects.js';
+import { SandboxClock, systemClock } from './clock.js';
+import { loadConfig } from './config.js';
+import { createApp } from './app.js';
+import { createLogger } from './logger.js';
+import { DEMO, seedDemoData } from './seed.js';
+import { openStore } from './store/index.js';
+
+/** The only file with side effects: read configuration, open the store, seed, listen. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const store = openStore(config);
+  const sandboxClock = config.mode === 'sandbox' ? await SandboxClock.load(store) : undefined;
+  const clock = sandboxClock ?? systemClock;
+  const seed = await seedDemoData(store, clock.now(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
+  const redirects = await RedirectSigner.load(store);
+  const app = createApp({ config, store, clock, sandboxClock, redirects, logger });
+
+  const server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const base = config.publicBaseUrl || `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+    const lines = [
+      `Payments platform (${config.mode} mode) listening on ${base}`,
+      `  checkout:   ${base}/checkout/v71`,
+      `  management: ${base}/management/v3`,
+      `  database:   ${config.databasePath}`,
+    ];
+    if (seed.generatedKeys.company) lines.push(`  API key of ${DEMO.companyUsername} (all roles, shown once): ${seed.generatedKeys.company}`);
+    if (seed.generatedKeys.merchant) lines.push(`  API key of ${DEMO.merchantUsername} (${DEMO.merchantEcom}, checkout only, shown once): ${seed.generatedKeys.merchant}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const stop = (signal: string) => {
+    logger.info('stopping', { signal });
+    server.close(() => {
+      void store.close().then(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import type { components } from '../../generated/management.js';
+import { MANAGEMENT_BASE } from '../http/area.js';
+import { baseUrlOf } from '../http/links.js';
+import { callerOf } from '../http/request-context.js';
+import type { HandlerFactory } from '../http/types.js';
+import type { Credential } from '../store/types.js';
+
+type MeApiCredential = components['schemas']['MeApiCredential'];
+
+export function credentialLinks(c: Credential, base: string) {
+  const self = c.merchantId ? `${base}/merchants/${c.merchantId}/apiCredentials/${c.id}` : `${base}/companies/${c.companyId}/apiCredentials/${c.id}`;
+  return {
+    self: { href: self },
+    allowedOrigins: { href: `${self}/allowedOrigins` },
+    generateApiKey: { href: `${self}/generateApiKey` },
+    generateClientKey: { href: `${self}/generateClientKey` },
+    ...(c.merchantId ? { merchant: { href: `${base}/merchants/${c.merchantId}` } } : { company: { href: `${base}/companies/${c.companyId}` } }),
+  };
+}
+
+/** GET /me: the credential that made the request. */
+export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res) => {
+  const { credential: c } = callerOf(res);
+  const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
+  const company = await deps.store.transaction((tx) => tx.getCompany(c.companyId));
+  const body: MeApiCredential = {
+    id: c.id,
+    username: c.username,
+    companyName: company?.name ?? c.companyId,
+    active: c.active,
+    description: c.description,
+    clientKey: c.clientKey,
+    roles: c.roles,
+    allowedIpAddresses: c.allowedIpAddresses,
+    allowedOrigins: [],
+    associatedMerchantAccounts: c.merchantId ? [c.merchantId] : c.associatedMerchantAccounts,
+    _links: credentialLinks(c, base),
+  };
+  res.json(body);
+};

@@ -1,0 +1,28 @@
+/** Page arithmetic and links of the paginated management lists (wire-format 2.2). */
+export interface PageRequest {
+  pageNumber: number;
+  pageSize: number;
+}
+
+export function pageOf(query: { pageNumber?: unknown; pageSize?: unknown }, defaultSize = 10): PageRequest {
+  const pageNumber = typeof query.pageNumber === 'number' ? query.pageNumber : Number(query.pageNumber ?? 1);
+  const pageSize = typeof query.pageSize === 'number' ? query.pageSize : Number(query.pageSize ?? defaultSize);
+  return { pageNumber, pageSize };
+}
+
+export function paginated<T>(baseUrl: string, path: string, page: PageRequest, items: T[], total: number) {
+  const pagesTotal = Math.max(1, Math.ceil(total / page.pageSize));
+  const href = (n: number) => ({ href: `${baseUrl}${path}?pageNumber=${n}&pageSize=${page.pageSize}` });
+  return {
+    _links: {
+      first: href(1),
+      last: href(pagesTotal),
+      self: href(page.pageNumber),
+      ...(page.pageNumber < pagesTotal && { next: href(page.pageNumber + 1) }),
+      ...(page.pageNumber > 1 && { prev: href(Math.min(page.pageNumber - 1, pagesTotal)) }),
+    },
+    data: items,
+    itemsTotal: total,
+    pagesTotal,
+  };
+}

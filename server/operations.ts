@@ -1,0 +1,50 @@
+import type { RequestHandler } from 'express';
+import type { operations as CheckoutOperations } from '../generated/checkout.js';
+import type { operations as ManagementOperations } from '../generated/management.js';
+import { CHECKOUT_ROLES, ROLES, type Requirement } from './auth/roles.js';
+import * as modifications from './checkout/modifications.js';
+import * as orders from './checkout/orders.js';
+import * as payments from './checkout/payments.js';
+import * as sandbox from './checkout/sandbox.js';
+import * as accounts from './management/accounts.js';
+import * as me from './management/me.js';
+import type { HandlerDeps, HandlerFactory } from './http/types.js';
+
+export type OperationId = keyof CheckoutOperations | keyof ManagementOperations;
+
+export interface OperationEntry {
+  /** Roles of design section 5: any one suffices. */
+  requires: Requirement;
+  handler: HandlerFactory;
+}
+
+/**
+ * Every operation of both specs, by operationId: the join key of spec, handler, test and
+ * examples. `satisfies` makes an operation without a handler a type error.
+ */
+export const OPERATIONS = {
+  payments: { requires: CHECKOUT_ROLES, handler: payments.payments },
+  paymentsDetails: { requires: CHECKOUT_ROLES, handler: payments.paymentsDetails },
+  captureAuthorisedPayment: { requires: CHECKOUT_ROLES, handler: modifications.captureAuthorisedPayment },
+  refundCapturedPayment: { requires: CHECKOUT_ROLES, handler: modifications.refundCapturedPayment },
+  cancelAuthorisedPaymentByPspReference: { requires: CHECKOUT_ROLES, handler: modifications.cancelAuthorisedPaymentByPspReference },
+  cancelAuthorisedPayment: { requires: CHECKOUT_ROLES, handler: modifications.cancelAuthorisedPayment },
+  refundOrCancelPayment: { requires: CHECKOUT_ROLES, handler: modifications.refundOrCancelPayment },
+  updateAuthorisedAmount: { requires: CHECKOUT_ROLES, handler: modifications.updateAuthorisedAmount },
+  orders: { requires: CHECKOUT_ROLES, handler: orders.orders },
+  cancelOrder: { requires: CHECKOUT_ROLES, handler: orders.cancelOrder },
+  getSandboxClock: { requires: 'authenticated', handler: sandbox.getSandboxClock },
+  advanceSandboxClock: { requires: 'authenticated', handler: sandbox.advanceSandboxClock },
+
+  getApiCredentialDetails: { requires: 'authenticated', handler: me.getApiCredentialDetails },
+  listMerchantAccounts: { requires: [ROLES.accountsRead, ROLES.accountsReadWrite], handler: accounts.listMerchantAccounts },
+} satisfies Record<OperationId, OperationEntry>;
+
+/** The handlers, built once per app. */
+export function buildHandlers(deps: HandlerDeps): Map<string, { requires: Requirement; handle: RequestHandler }> {
+  const built = new Map<string, { requires: Requirement; handle: RequestHandler }>();
+  for (const [id, entry] of Object.entries(OPERATIONS) as Array<[string, OperationEntry]>) {
+    built.set(id, { requires: entry.requires, handle: entry.handler(deps) });
+  }
+  return built;
+}

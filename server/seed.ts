@@ -1,0 +1,88 @@
+import { CHECKOUT_ROLES, ALL_ROLES } from './auth/roles.js';
+import { hashApiKey, newApiKey, newClientKey } from './auth/credentials.domain.js';
+import type { Merchant, Store } from './store/types.js';
+
+export const DEMO = {
+  companyId: 'DemoCompany',
+  merchantEcom: 'DemoMerchantECOM',
+  merchantPos: 'DemoMerchantPOS',
+  companyCredentialId: 'S2-DEMOCOMPANY01',
+  companyUsername: 'ws@Company.DemoCompany',
+  merchantCredentialId: 'S2-DEMOMERCHANT1',
+  merchantUsername: 'ws_100001@Company.DemoCompany',
+} as const;
+
+export interface SeedResult {
+  /** True when the database was empty and the demo data was written now. */
+  seeded: boolean;
+  /** Keys generated now (not given in the environment): shown once, never stored. */
+  generatedKeys: { company?: string; merchant?: string };
+}
+
+/**
+ * On first start with an empty database: a demo company, two merchant accounts, a company
+ * credential with every role and a merchant credential limited to the first merchant account
+ * with checkout roles only. Keys come from the environment or are generated.
+ */
+export async function seedDemoData(store: Store, now: Date, keys: { company?: string | undefined; merchant?: string | undefined }): Promise<SeedResult> {
+  return store.transaction(async (tx) => {
+    if ((await tx.countCompanies()) > 0) return { seeded: false, generatedKeys: {} };
+    const createdAt = now.toISOString();
+    await tx.insertCompany({ id: DEMO.companyId, name: 'DemoCompany', createdAt });
+    const merchant = (id: string, name: string, overrides: Partial<Merchant>): Merchant => ({
+      id,
+      companyId: DEMO.companyId,
+      name,
+      description: name,
+      reference: id,
+      status: 'Active',
+      captureDelay: 'manual',
+      multiplePartialCaptures: false,
+      defaultShopperInteraction: 'Ecommerce',
+      primarySettlementCurrency: 'EUR',
+      shopWebAddress: 'https://shop.example.com',
+      merchantCity: 'Amsterdam',
+      pricingPlan: 'Standard',
+      createdAt,
+      ...overrides,
+    });
+    await tx.insertMerchant(merchant(DEMO.merchantEcom, 'Demo Merchant ECOM', { description: 'Online shop of the demo company' }));
+    await tx.insertMerchant(
+      merchant(DEMO.merchantPos, 'Demo Merchant POS', {
+        description: 'Stores of the demo company; allows several partial captures',
+        multiplePartialCaptures: true,
+        defaultShopperInteraction: 'POS',
+        shopWebAddress: 'https://stores.example.com',
+      }),
+    );
+    const companyKey = keys.company ?? newApiKey();
+    const merchantKey = keys.merchant ?? newApiKey();
+    const base = { allowedIpAddresses: [], associatedMerchantAccounts: [], active: true, createdAt };
+    await tx.insertCredential({
+      ...base,
+      id: DEMO.companyCredentialId,
+      companyId: DEMO.companyId,
+      merchantId: null,
+      username: DEMO.companyUsername,
+      description: 'Demo company credential with every role',
+      roles: [...ALL_ROLES],
+      clientKey: newClientKey(),
+    });
+    await tx.insertCredential({
+      ...base,
+      id: DEMO.merchantCredentialId,
+      companyId: DEMO.companyId,
+      merchantId: DEMO.merchantEcom,
+      username: DEMO.merchantUsername,
+      description: 'Demo merchant credential, checkout only',
+      roles: [...CHECKOUT_ROLES],
+      clientKey: newClientKey(),
+    });
+    await tx.insertApiKey({ keyHash: hashApiKey(companyKey), credentialId: DEMO.companyCredentialId, createdAt, expiresAt: null });
+    await tx.insertApiKey({ keyHash: hashApiKey(merchantKey), credentialId: DEMO.merchantCredentialId, createdAt, expiresAt: null });
+    return {
+      seeded: true,
+      generatedKeys: { ...(keys.company ? {} : { company: companyKey }), ...(keys.merchant ? {} : { merchant: merchantKey }) },
+    };
+  });
+}

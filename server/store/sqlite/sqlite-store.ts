@@ -1,0 +1,310 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type {
+  ApiKeyRecord,
+  Company,
+  Credential,
+  IdempotencyRecord,
+  Merchant,
+  Modification,
+  Order,
+  Page,
+  Payment,
+  Store,
+  Tx,
+} from '../types.js';
+
+type Row = Record<string, unknown>;
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:' for tests that need no durability. */
+  path: string;
+  /** FULL survives power loss; NORMAL survives a killed process. */
+  synchronous: 'FULL' | 'NORMAL';
+  migrationsDir: string;
+}
+
+const str = (v: unknown): string => v as string;
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+const num = (v: unknown): number => Number(v);
+const bool = (v: unknown): boolean => v === 1 || v === 1n || v === true;
+const json = <T>(v: unknown): T => JSON.parse(v as string) as T;
+
+const toMerchant = (r: Row): Merchant => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  name: str(r.name),
+  description: str(r.description),
+  reference: str(r.reference),
+  status: str(r.status) as Merchant['status'],
+  captureDelay: /^\d+$/.test(str(r.capture_delay)) ? Number(r.capture_delay) : (str(r.capture_delay) as 'immediate' | 'manual'),
+  multiplePartialCaptures: bool(r.multiple_partial_captures),
+  defaultShopperInteraction: str(r.default_shopper_interaction),
+  primarySettlementCurrency: str(r.primary_settlement_currency),
+  shopWebAddress: str(r.shop_web_address),
+  merchantCity: str(r.merchant_city),
+  pricingPlan: str(r.pricing_plan),
+  createdAt: str(r.created_at),
+});
+
+const toCredential = (r: Row): Credential => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  merchantId: strOrNull(r.merchant_id),
+  username: str(r.username),
+  description: str(r.description),
+  active: bool(r.active),
+  roles: json<string[]>(r.roles),
+  allowedIpAddresses: json<string[]>(r.allowed_ip_addresses),
+  associatedMerchantAccounts: json<string[]>(r.associated_merchant_accounts),
+  clientKey: str(r.client_key),
+  createdAt: str(r.created_at),
+});
+
+const toPayment = (r: Row): Payment => ({
+  pspReference: str(r.psp_reference),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  reference: str(r.reference),
+  currency: str(r.currency),
+  authorisedValue: num(r.authorised_value),
+  originalValue: num(r.original_value),
+  capturedValue: num(r.captured_value),
+  refundedValue: num(r.refunded_value),
+  resultCode: str(r.result_code) as Payment['resultCode'],
+  refusalReason: strOrNull(r.refusal_reason),
+  refusalReasonCode: strOrNull(r.refusal_reason_code),
+  authCode: strOrNull(r.auth_code),
+  cancelled: bool(r.cancelled),
+  captureClosed: bool(r.capture_closed),
+  autoCaptured: bool(r.auto_captured),
+  captureDelayHours: r.capture_delay_hours === null ? null : num(r.capture_delay_hours),
+  autoCaptureAt: strOrNull(r.auto_capture_at),
+  multiplePartialCaptures: bool(r.multiple_partial_captures),
+  cardBrand: str(r.card_brand),
+  cardBin: str(r.card_bin),
+  cardLastFour: str(r.card_last_four),
+  expiryMonth: str(r.expiry_month),
+  expiryYear: str(r.expiry_year),
+  holderName: strOrNull(r.holder_name),
+  shopperReference: strOrNull(r.shopper_reference),
+  returnUrl: str(r.return_url),
+  orderPspReference: strOrNull(r.order_psp_reference),
+  detailsSubmitted: bool(r.details_submitted),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+
+const paymentParams = (p: Payment) => ({
+  psp_reference: p.pspReference,
+  company_id: p.companyId,
+  merchant_account: p.merchantAccount,
+  reference: p.reference,
+  currency: p.currency,
+  authorised_value: p.authorisedValue,
+  original_value: p.originalValue,
+  captured_value: p.capturedValue,
+  refunded_value: p.refundedValue,
+  result_code: p.resultCode,
+  refusal_reason: p.refusalReason,
+  refusal_reason_code: p.refusalReasonCode,
+  auth_code: p.authCode,
+  cancelled: p.cancelled ? 1 : 0,
+  capture_closed: p.captureClosed ? 1 : 0,
+  auto_captured: p.autoCaptured ? 1 : 0,
+  capture_delay_hours: p.captureDelayHours,
+  auto_capture_at: p.autoCaptureAt,
+  multiple_partial_captures: p.multiplePartialCaptures ? 1 : 0,
+  card_brand: p.cardBrand,
+  card_bin: p.cardBin,
+  card_last_four: p.cardLastFour,
+  expiry_month: p.expiryMonth,
+  expiry_year: p.expiryYear,
+  holder_name: p.holderName,
+  shopper_reference: p.shopperReference,
+  return_url: p.returnUrl,
+  order_psp_reference: p.orderPspReference,
+  details_submitted: p.detailsSubmitted ? 1 : 0,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+const toModification = (r: Row): Modification => ({
+  pspReference: str(r.psp_reference),
+  paymentPspReference: str(r.payment_psp_reference),
+  merchantAccount: str(r.merchant_account),
+  kind: str(r.kind) as Modification['kind'],
+  currency: strOrNull(r.currency),
+  value: r.value === null ? null : num(r.value),
+  reference: strOrNull(r.reference),
+  status: 'received',
+  action: strOrNull(r.action) as Modification['action'],
+  createdAt: str(r.created_at),
+});
+
+const toOrder = (r: Row): Order => ({
+  pspReference: str(r.psp_reference),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  reference: str(r.reference),
+  currency: str(r.currency),
+  value: num(r.value),
+  remainingValue: num(r.remaining_value),
+  orderData: str(r.order_data),
+  expiresAt: str(r.expires_at),
+  status: str(r.status) as Order['status'],
+  createdAt: str(r.created_at),
+});
+
+const PAYMENT_COLUMNS = Object.keys(paymentParams({} as Payment));
+
+/** Applies the numbered `.sql` files not yet applied, each in its own transaction. */
+function migrate(db: Database.Database, dir: string): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => num(r.version)));
+  const files = readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  for (const file of files) {
+    const version = Number.parseInt(file, 10);
+    if (applied.has(version)) continue;
+    const sql = readFileSync(join(dir, file), 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+    })();
+  }
+}
+
+/**
+ * The embedded store. One connection; transactions are queued so that they never interleave,
+ * which makes every read-check-write in the domain atomic without row locks.
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly tx: Tx;
+
+  constructor(options: SqliteOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new Database(options.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous}`);
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    migrate(this.db, options.migrationsDir);
+    this.tx = this.createTx();
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this.tx);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.db.close();
+  }
+
+  private createTx(): Tx {
+    const db = this.db;
+    const q = (sql: string) => db.prepare(sql);
+    const s = {
+      getSetting: q('SELECT value FROM settings WHERE key = ?'),
+      putSetting: q('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      insertCompany: q('INSERT INTO companies (id, name, created_at) VALUES (@id, @name, @createdAt)'),
+      getCompany: q('SELECT * FROM companies WHERE id = ?'),
+      countCompanies: q('SELECT COUNT(*) AS n FROM companies'),
+      insertMerchant: q(`INSERT INTO merchants (id, company_id, name, description, reference, status, capture_delay, multiple_partial_captures,
+        default_shopper_interaction, primary_settlement_currency, shop_web_address, merchant_city, pricing_plan, created_at)
+        VALUES (@id, @companyId, @name, @description, @reference, @status, @captureDelay, @multiplePartialCaptures,
+        @defaultShopperInteraction, @primarySettlementCurrency, @shopWebAddress, @merchantCity, @pricingPlan, @createdAt)`),
+      getMerchant: q('SELECT * FROM merchants WHERE id = ?'),
+      insertCredential: q(`INSERT INTO api_credentials (id, company_id, merchant_id, username, description, active, roles, allowed_ip_addresses,
+        associated_merchant_accounts, client_key, created_at) VALUES (@id, @companyId, @merchantId, @username, @description, @active, @roles,
+        @allowedIpAddresses, @associatedMerchantAccounts, @clientKey, @createdAt)`),
+      getCredential: q('SELECT * FROM api_credentials WHERE id = ?'),
+      insertApiKey: q('INSERT INTO api_keys (key_hash, credential_id, created_at, expires_at) VALUES (@keyHash, @credentialId, @createdAt, @expiresAt)'),
+      getApiKey: q('SELECT * FROM api_keys WHERE key_hash = ?'),
+      insertPayment: q(`INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`),
+      getPayment: q('SELECT * FROM payments WHERE psp_reference = ?'),
+      findPaymentByReference: q('SELECT * FROM payments WHERE merchant_account = ? AND reference = ? ORDER BY rowid DESC LIMIT 1'),
+      listPaymentsOfOrder: q('SELECT * FROM payments WHERE order_psp_reference = ? ORDER BY rowid'),
+      updatePayment: q(`UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'psp_reference').map((c) => `${c} = @${c}`).join(', ')}
+        WHERE psp_reference = @psp_reference`),
+      insertModification: q(`INSERT INTO modifications (psp_reference, payment_psp_reference, merchant_account, kind, currency, value, reference, status, action, created_at)
+        VALUES (@pspReference, @paymentPspReference, @merchantAccount, @kind, @currency, @value, @reference, @status, @action, @createdAt)`),
+      listModifications: q('SELECT * FROM modifications WHERE payment_psp_reference = ? ORDER BY created_at, rowid'),
+      insertOrder: q(`INSERT INTO orders (psp_reference, company_id, merchant_account, reference, currency, value, remaining_value, order_data, expires_at, status, created_at)
+        VALUES (@pspReference, @companyId, @merchantAccount, @reference, @currency, @value, @remainingValue, @orderData, @expiresAt, @status, @createdAt)`),
+      getOrder: q('SELECT * FROM orders WHERE psp_reference = ?'),
+      updateOrder: q('UPDATE orders SET remaining_value = @remainingValue, status = @status, expires_at = @expiresAt WHERE psp_reference = @pspReference'),
+      getIdempotency: q('SELECT * FROM idempotency_keys WHERE company_id = ? AND key = ?'),
+      insertIdempotency: q(`INSERT INTO idempotency_keys (company_id, key, fingerprint, status_code, body, created_at)
+        VALUES (@companyId, @key, @fingerprint, @statusCode, @body, @createdAt)`),
+    };
+    const one = <T>(row: unknown, map: (r: Row) => T): T | undefined => (row === undefined ? undefined : map(row as Row));
+
+    return {
+      getSetting: async (key) => one(s.getSetting.get(key), (r) => str(r.value)),
+      putSetting: async (key, value) => void s.putSetting.run(key, value),
+      insertCompany: async (c: Company) => void s.insertCompany.run(c),
+      getCompany: async (id) => one(s.getCompany.get(id), (r) => ({ id: str(r.id), name: str(r.name), createdAt: str(r.created_at) })),
+      countCompanies: async () => num((s.countCompanies.get() as Row).n),
+      insertMerchant: async (m: Merchant) =>
+        void s.insertMerchant.run({ ...m, captureDelay: String(m.captureDelay), multiplePartialCaptures: m.multiplePartialCaptures ? 1 : 0 }),
+      getMerchant: async (id) => one(s.getMerchant.get(id), toMerchant),
+      listMerchants: async (companyId, offset, limit, only): Promise<Page<Merchant>> => {
+        const filter = only ? ` AND id IN (${only.map(() => '?').join(', ') || 'NULL'})` : '';
+        const args = [companyId, ...(only ?? [])];
+        const total = num((db.prepare(`SELECT COUNT(*) AS n FROM merchants WHERE company_id = ?${filter}`).get(...args) as Row).n);
+        const rows = db.prepare(`SELECT * FROM merchants WHERE company_id = ?${filter} ORDER BY id LIMIT ? OFFSET ?`).all(...args, limit, offset) as Row[];
+        return { items: rows.map(toMerchant), total };
+      },
+      insertCredential: async (c: Credential) =>
+        void s.insertCredential.run({
+          ...c,
+          active: c.active ? 1 : 0,
+          roles: JSON.stringify(c.roles),
+          allowedIpAddresses: JSON.stringify(c.allowedIpAddresses),
+          associatedMerchantAccounts: JSON.stringify(c.associatedMerchantAccounts),
+        }),
+      getCredential: async (id) => one(s.getCredential.get(id), toCredential),
+      insertApiKey: async (k: ApiKeyRecord) => void s.insertApiKey.run(k),
+      getApiKey: async (hash) =>
+        one(s.getApiKey.get(hash), (r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
+      insertPayment: async (p) => void s.insertPayment.run(paymentParams(p)),
+      getPaymentForUpdate: async (psp) => one(s.getPayment.get(psp), toPayment),
+      getPayment: async (psp) => one(s.getPayment.get(psp), toPayment),
+      findLatestPaymentByReference: async (merchant, reference) => one(s.findPaymentByReference.get(merchant, reference), toPayment),
+      listPaymentsOfOrder: async (orderPsp) => (s.listPaymentsOfOrder.all(orderPsp) as Row[]).map(toPayment),
+      updatePayment: async (p) => void s.updatePayment.run(paymentParams(p)),
+      insertModification: async (m) => void s.insertModification.run(m),
+      listModifications: async (psp) => (s.listModifications.all(psp) as Row[]).map(toModification),
+      insertOrder: async (o) => void s.insertOrder.run(o),
+      getOrderForUpdate: async (psp) => one(s.getOrder.get(psp), toOrder),
+      updateOrder: async (o) => void s.updateOrder.run(o),
+      getIdempotencyRecord: async (companyId, key) =>
+        one(s.getIdempotency.get(companyId, key), (r) => ({
+          companyId: str(r.company_id),
+          key: str(r.key),
+          fingerprint: str(r.fingerprint),
+          statusCode: num(r.status_code),
+          body: str(r.body),
+          createdAt: str(r.created_at),
+        })),
+      insertIdempotencyRecord: async (r) => void s.insertIdempotency.run(r),
+    };
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The storage interface: plain records in, plain records out. Domain code depends on this
+ * file only; adapters (sqlite/) implement it. Every method runs inside a transaction.
+ */
+
+export interface Company {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export type CaptureDelay = 'immediate' | 'manual' | number;
+
+export interface Merchant {
+  id: string;
+  companyId: string;
+  name: string;
+  description: string;
+  reference: string;
+  status: 'PreActive' | 'Active' | 'InactiveWithModifications' | 'Inactive' | 'Closed';
+  /** When payments are captured without a capture request: at once, never, or after N days. */
+  captureDelay: CaptureDelay;
+  /** Whether several partial captures may be made on one payment. */
+  multiplePartialCaptures: boolean;
+  defaultShopperInteraction: string;
+  primarySettlementCurrency: string;
+  shopWebAddress: string;
+  merchantCity: string;
+  pricingPlan: string;
+  createdAt: string;
+}
+
+export interface Credential {
+  id: string;
+  companyId: string;
+  /** Set for a merchant-level credential: it reaches only this merchant account. */
+  merchantId: string | null;
+  username: string;
+  description: string;
+  active: boolean;
+  roles: string[];
+  allowedIpAddresses: string[];
+  /** For a company-level credential: the merchant accounts it is limited to; empty means all of the company. */
+  associatedMerchantAccounts: string[];
+  clientKey: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  /** SHA-256 of the key, hex. The key itself is never stored. */
+  keyHash: string;
+  credentialId: string;
+  createdAt: string;
+  /** When a rotated-out key stops working; null while it is the current key. */
+  expiresAt: string | null;
+}
+
+export type ResultCode = 'Authorised' | 'Refused' | 'RedirectShopper' | 'Cancelled' | 'Error';
+
+export interface Payment {
+  pspReference: string;
+  companyId: string;
+  merchantAccount: string;
+  reference: string;
+  currency: string;
+  /** The amount currently authorised (changed by amount updates). */
+  authorisedValue: number;
+  /** The amount of the payment request. */
+  originalValue: number;
+  capturedValue: number;
+  refundedValue: number;
+  resultCode: ResultCode;
+  refusalReason: string | null;
+  refusalReasonCode: string | null;
+  authCode: string | null;
+  cancelled: boolean;
+  /** No more of the authorisation can be captured (fully captured, or rest cancelled by a partial capture). */
+  captureClosed: boolean;
+  /** Whether the payment was captured without a capture request (at authorisation or after a delay). */
+  autoCaptured: boolean;
+  /** Hours from authorisation to automatic capture; null for manual capture. */
+  captureDelayHours: number | null;
+  /** When the payment is captured automatically; null for manual capture or before authorisation. */
+  autoCaptureAt: string | null;
+  multiplePartialCaptures: boolean;
+  cardBrand: string;
+  cardBin: string;
+  cardLastFour: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string | null;
+  shopperReference: string | null;
+  returnUrl: string;
+  orderPspReference: string | null;
+  /** Whether the redirect result of a RedirectShopper payment has been used. */
+  detailsSubmitted: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ModificationKind = 'capture' | 'refund' | 'cancel' | 'technicalCancel' | 'reversal' | 'amountUpdate';
+
+export interface Modification {
+  pspReference: string;
+  paymentPspReference: string;
+  merchantAccount: string;
+  kind: ModificationKind;
+  currency: string | null;
+  value: number | null;
+  reference: string | null;
+  status: 'received';
+  /** For a reversal: what it did. */
+  action: 'cancel' | 'refund' | null;
+  createdAt: string;
+}
+
+export interface Order {
+  pspReference: string;
+  companyId: string;
+  merchantAccount: string;
+  reference: string;
+  currency: string;
+  value: number;
+  remainingValue: number;
+  orderData: string;
+  expiresAt: string;
+  status: 'open' | 'completed' | 'cancelled';
+  createdAt: string;
+}
+
+export interface IdempotencyRecord {
+  companyId: string;
+  key: string;
+  /** SHA-256 of method, path and canonical body: a reuse with another request is refused. */
+  fingerprint: string;
+  statusCode: number;
+  body: string;
+  createdAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** The operations available inside a transaction. */
+export interface Tx {
+  getSetting(key: string): Promise<string | undefined>;
+  putSetting(key: string, value: string): Promise<void>;
+
+  insertCompany(company: Company): Promise<void>;
+  getCompany(id: string): Promise<Company | undefined>;
+  countCompanies(): Promise<number>;
+  insertMerchant(merchant: Merchant): Promise<void>;
+  getMerchant(id: string): Promise<Merchant | undefined>;
+  /** Merchants of a company, by id; `only` limits them to the given ids. */
+  listMerchants(companyId: string, offset: number, limit: number, only?: string[]): Promise<Page<Merchant>>;
+
+  insertCredential(credential: Credential): Promise<void>;
+  getCredential(id: string): Promise<Credential | undefined>;
+  insertApiKey(key: ApiKeyRecord): Promise<void>;
+  getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>;
+
+  insertPayment(payment: Payment): Promise<void>;
+  /** Reads a payment for a change: adapters with concurrent writers lock the row. */
+  getPaymentForUpdate(pspReference: string): Promise<Payment | undefined>;
+  getPayment(pspReference: string): Promise<Payment | undefined>;
+  /** The most recent payment of the merchant account with that merchant reference. */
+  findLatestPaymentByReference(merchantAccount: string, reference: string): Promise<Payment | undefined>;
+  listPaymentsOfOrder(orderPspReference: string): Promise<Payment[]>;
+  updatePayment(payment: Payment): Promise<void>;
+  insertModification(modification: Modification): Promise<void>;
+  listModifications(paymentPspReference: string): Promise<Modification[]>;
+
+  insertOrder(order: Order): Promise<void>;
+  getOrderForUpdate(pspReference: string): Promise<Order | undefined>;
+  updateOrder(order: Order): Promise<void>;
+
+  getIdempotencyRecord(companyId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  insertIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
+}
+
+export interface Store {
+  /**
+   * Runs `work` in one transaction: everything it wrote is committed (durably) before the
+   * returned promise resolves, or nothing is if it throws. Transactions never interleave.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
