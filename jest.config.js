@@ -10,5 +10,6 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],
   },
   globalSetup: '<rootDir>/test/global-setup.mjs',
+  setupFiles: ['<rootDir>/test/helpers/no-network.ts'],
   testTimeout: 30000,
 };

@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../server/app.js';
+import { RedirectSigner } from '../../server/checkout/redirects.js';
+import { SandboxClock } from '../../server/clock.js';
+import { type Config, loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/logger.js';
+import { seedDemoData } from '../../server/seed.js';
+import { openStore } from '../../server/store/index.js';
+import type { Store } from '../../server/store/types.js';
+import { createCheckoutClient, createManagementClient } from '../../client/index.js';
+import { COMPANY_KEY, MERCHANT_KEY } from './keys.js';
+
+export interface TestServer {
+  baseUrl: string;
+  checkoutUrl: string;
+  managementUrl: string;
+  store: Store;
+  clock: SandboxClock;
+  /** Checkout client with the company credential (every role). */
+  checkout: ReturnType<typeof createCheckoutClient>;
+  /** Checkout client with the merchant credential (DemoMerchantECOM, checkout roles only). */
+  merchantCheckout: ReturnType<typeof createCheckoutClient>;
+  management: ReturnType<typeof createManagementClient>;
+  stop(): Promise<void>;
+}
+
+/** Starts the app in this process on a free loopback port with a fresh in-memory store, seeded. */
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const config = loadConfig({}, { logLevel: 'silent', databasePath: ':memory:', port: 0, validateResponses: true, ...overrides });
+  const store = openStore(config);
+  const clock = await SandboxClock.load(store);
+  await seedDemoData(store, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
+  const redirects = await RedirectSigner.load(store);
+  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, logger: createLogger(config.logLevel) });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const checkoutUrl = `${baseUrl}/checkout/v71`;
+  const managementUrl = `${baseUrl}/management/v3`;
+  return {
+    baseUrl,
+    checkoutUrl,
+    managementUrl,
+    store,
+    clock,
+    checkout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: COMPANY_KEY }),
+    merchantCheckout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: MERCHANT_KEY }),
+    management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}
