@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { hashApiKey } from '../../../server/auth/credentials.domain.js';
+import { CHECKOUT_ROLES } from '../../../server/auth/roles.js';
+import { createCheckoutClient } from '../../../client/index.js';
+import { ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from '../../../server/http/errors.js';
+import { buildPaymentRequest } from '../../helpers/factories.js';
+import { COMPANY_KEY } from '../../helpers/keys.js';
+import { authorisedPayment, eur } from '../../helpers/payments.js';
+import { startServer, type TestServer } from '../../helpers/start-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+const post = (path: string, body: unknown, key?: string, apiKey = COMPANY_KEY) =>
+  fetch(`${server.checkoutUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey, ...(key !== undefined && { 'Idempotency-Key': key }) },
+    body: JSON.stringify(body),
+  });
+
+describe('Idempotency-Key on checkout POSTs', () => {
+  test('When a payment is repeated with the same key, then the first response is replayed and no second payment is made', async () => {
+    const body = buildPaymentRequest();
+    const first = await post('/payments', body, 'pay-once-1');
+    const second = await post('/payments', body, 'pay-once-1');
+    expect(second.status).toBe(first.status);
+    expect(second.headers.get('idempotency-key')).toBe('pay-once-1');
+    expect(first.headers.get('idempotency-key')).toBe('pay-once-1');
+    const [a, b] = [await first.json(), await second.json()];
+    expect(b).toEqual(a);
+  });
+
+  test('When a capture is repeated with the same key, then it is captured once', async () => {
+    const psp = await authorisedPayment(server, { merchantAccount: 'DemoMerchantPOS' });
+    const body = { merchantAccount: 'DemoMerchantPOS', amount: eur(600) };
+    const first = await post(`/payments/${psp}/captures`, body, 'capture-once');
+    const replay = await post(`/payments/${psp}/captures`, body, 'capture-once');
+    expect([first.status, replay.status]).toEqual([201, 201]);
+    expect(await replay.json()).toEqual(await first.json());
+    // Were it captured twice (1200 > 1000) this would fail; 400 more fits only if 600 was captured once.
+    const rest = await post(`/payments/${psp}/captures`, { merchantAccount: 'DemoMerchantPOS', amount: eur(400) });
+    expect(rest.status).toBe(201);
+  });
+
+  test('When a key is reused for a different request, then the answer is 422 with code 704 and nothing is done', async () => {
+    await post('/payments', buildPaymentRequest(), 'reused-key');
+    const other = await post('/payments', buildPaymentRequest({ amount: eur(1) }), 'reused-key');
+    expect(other.status).toBe(422);
+    expect(await other.json()).toMatchObject({ status: 422, errorCode: ERR_ALREADY_PROCESSED.code, errorType: 'validation' });
+  });
+
+  test('When a request fails, then its key stores nothing and a corrected retry with that key goes through', async () => {
+    const psp = await authorisedPayment(server);
+    const tooMuch = await post(`/payments/${psp}/captures`, { merchantAccount: 'DemoMerchantECOM', amount: eur(5000) }, 'retry-after-error');
+    expect(tooMuch.status).toBe(422);
+    const corrected = await post(`/payments/${psp}/captures`, { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) }, 'retry-after-error');
+    expect(corrected.status).toBe(201);
+  });
+
+  test('When the key is longer than 64 characters, then the answer is 400 with code 29_001', async () => {
+    const response = await post('/payments', buildPaymentRequest(), 'k'.repeat(65));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_TOO_LONG.code });
+  });
+
+  test('When the key has 64 characters, then it is accepted', async () => {
+    expect((await post('/payments', buildPaymentRequest(), 'k'.repeat(64))).status).toBe(200);
+  });
+
+  test.each([['has space'], ['ünïcode'], ['']])('When the key is malformed (%j), then the answer is 400', async (key) => {
+    const response = await post('/payments', buildPaymentRequest(), key);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_MALFORMED.code });
+  });
+
+  test('When the typed client posts without a key, then it sends a UUID key that the server echoes', async () => {
+    const { response } = await server.checkout.POST('/payments', { body: buildPaymentRequest() });
+    expect(response.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('When another company uses the same key, then its request is processed on its own', async () => {
+    const otherKey = 'other-company-key-0000000000000001';
+    await server.store.transaction(async (tx) => {
+      const createdAt = new Date().toISOString();
+      await tx.insertCompany({ id: 'OtherCompany', name: 'OtherCompany', createdAt });
+      await tx.insertMerchant({
+        id: 'OtherMerchant', companyId: 'OtherCompany', name: 'Other', description: 'Other', reference: 'Other', status: 'Active', captureDelay: 'manual',
+        multiplePartialCaptures: false, defaultShopperInteraction: 'Ecommerce', primarySettlementCurrency: 'EUR', shopWebAddress: 'https://other.example.com',
+        merchantCity: 'Utrecht', pricingPlan: 'Standard', createdAt,
+      });
+      await tx.insertCredential({
+        id: 'S2-OTHERCOMPANY1', companyId: 'OtherCompany', merchantId: null, username: 'ws@Company.OtherCompany', description: 'other', active: true,
+        roles: [...CHECKOUT_ROLES], allowedIpAddresses: [], associatedMerchantAccounts: [], clientKey: 'test_OTHER', createdAt,
+      });
+      await tx.insertApiKey({ keyHash: hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
+    });
+    const mine = await (await post('/payments', buildPaymentRequest(), 'shared-key')).json();
+    const theirs = await post('/payments', buildPaymentRequest({ merchantAccount: 'OtherMerchant' }), 'shared-key', otherKey);
+    expect(theirs.status).toBe(200);
+    expect((await theirs.json()).pspReference).not.toBe(mine.pspReference);
+    // And the other company cannot reach the demo merchant account.
+    const other = createCheckoutClient({ baseUrl: server.checkoutUrl, apiKey: otherKey });
+    expect((await other.POST('/payments', { body: buildPaymentRequest() })).error?.errorCode).toBe('901');
+  });
+});
