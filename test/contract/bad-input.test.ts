@@ -55,13 +55,13 @@ describe('Bad input on the checkout area', () => {
     const response = await send();
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expectCheckoutError(await response.json(), status, code);
+    expectCheckoutError((await response.json()) as Record<string, any>, status, code);
     expect(await countPayments()).toBe(0);
   });
 
   test('When a validation error names a field, then the message names it', async () => {
     const response = await raw('/checkout/v71/payments', { body: valid.replace('"value":1000', '"value":"1000"') });
-    expect((await response.json()).message).toContain("'amount.value'");
+    expect(((await response.json()) as Record<string, any>).message).toContain("'amount.value'");
   });
 });
 
@@ -77,12 +77,12 @@ describe('Bad input on the management area', () => {
   ])('When the request has %s, then the answer is %i in the RFC 7807 shape', async (_name, status, send) => {
     const response = await send();
     expect(response.status).toBe(status);
-    expectProblem(await response.json(), status);
+    expectProblem((await response.json()) as Record<string, any>, status);
   });
 
   test('When a query value is invalid, then invalidFields names it with its value', async () => {
     const response = await raw('/management/v3/companies/DemoCompany/merchants?pageSize=101', { method: 'GET' });
-    expect((await response.json()).invalidFields).toEqual([{ name: 'pageSize', value: '101', message: expect.stringContaining('100') }]);
+    expect(((await response.json()) as Record<string, any>).invalidFields).toEqual([{ name: 'pageSize', value: '101', message: expect.stringContaining('100') }]);
   });
 });
 
@@ -101,10 +101,10 @@ describe('Bad authentication headers', () => {
     const h = { 'Content-Type': 'application/json', ...headers } as Record<string, string>;
     const checkout = await fetch(`${server.checkoutUrl}/payments`, { method: 'POST', headers: h, body: valid });
     expect(checkout.status).toBe(401);
-    expect(await checkout.json()).toEqual({ status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' });
+    expect((await checkout.json()) as Record<string, any>).toEqual({ status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' });
     const management = await fetch(`${server.managementUrl}/me`, { headers: h });
     expect(management.status).toBe(401);
-    expect(await management.json()).toMatchObject({ status: 401, errorCode: '00_401', title: 'Unauthorized' });
+    expect((await management.json()) as Record<string, any>).toMatchObject({ status: 401, errorCode: '00_401', title: 'Unauthorized' });
     expect(await countPayments()).toBe(0);
   });
 
@@ -112,6 +112,6 @@ describe('Bad authentication headers', () => {
     const token = Buffer.from(`ws@Company.DemoCompany:${COMPANY_KEY}`).toString('base64');
     const response = await fetch(`${server.managementUrl}/me`, { headers: { Authorization: `Basic ${token}` } });
     expect(response.status).toBe(200);
-    expect((await response.json()).username).toBe('ws@Company.DemoCompany');
+    expect(((await response.json()) as Record<string, any>).username).toBe('ws@Company.DemoCompany');
   });
 });

@@ -29,7 +29,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
     expect(second.status).toBe(first.status);
     expect(second.headers.get('idempotency-key')).toBe('pay-once-1');
     expect(first.headers.get('idempotency-key')).toBe('pay-once-1');
-    const [a, b] = [await first.json(), await second.json()];
+    const [a, b] = [(await first.json()) as unknown, (await second.json()) as unknown];
     expect(b).toEqual(a);
   });
 
@@ -49,7 +49,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
     await post('/payments', buildPaymentRequest(), 'reused-key');
     const other = await post('/payments', buildPaymentRequest({ amount: eur(1) }), 'reused-key');
     expect(other.status).toBe(422);
-    expect(await other.json()).toMatchObject({ status: 422, errorCode: ERR_ALREADY_PROCESSED.code, errorType: 'validation' });
+    expect((await other.json()) as Record<string, any>).toMatchObject({ status: 422, errorCode: ERR_ALREADY_PROCESSED.code, errorType: 'validation' });
   });
 
   test('When a request fails, then its key stores nothing and a corrected retry with that key goes through', async () => {
@@ -63,7 +63,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
   test('When the key is longer than 64 characters, then the answer is 400 with code 29_001', async () => {
     const response = await post('/payments', buildPaymentRequest(), 'k'.repeat(65));
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_TOO_LONG.code });
+    expect((await response.json()) as Record<string, any>).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_TOO_LONG.code });
   });
 
   test('When the key has 64 characters, then it is accepted', async () => {
@@ -73,7 +73,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
   test.each([['has space'], ['ünïcode'], ['']])('When the key is malformed (%j), then the answer is 400', async (key) => {
     const response = await post('/payments', buildPaymentRequest(), key);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_MALFORMED.code });
+    expect((await response.json()) as Record<string, any>).toMatchObject({ status: 400, errorCode: ERR_IDEMPOTENCY_KEY_MALFORMED.code });
   });
 
   test('When the typed client posts without a key, then it sends a UUID key that the server echoes', async () => {
@@ -97,10 +97,10 @@ describe('Idempotency-Key on checkout POSTs', () => {
       });
       await tx.insertApiKey({ keyHash: hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
     });
-    const mine = await (await post('/payments', buildPaymentRequest(), 'shared-key')).json();
+    const mine = (await (await post('/payments', buildPaymentRequest(), 'shared-key')).json()) as Record<string, any>;
     const theirs = await post('/payments', buildPaymentRequest({ merchantAccount: 'OtherMerchant' }), 'shared-key', otherKey);
     expect(theirs.status).toBe(200);
-    expect((await theirs.json()).pspReference).not.toBe(mine.pspReference);
+    expect(((await theirs.json()) as Record<string, any>).pspReference).not.toBe(mine.pspReference);
     // And the other company cannot reach the demo merchant account.
     const other = createCheckoutClient({ baseUrl: server.checkoutUrl, apiKey: otherKey });
     expect((await other.POST('/payments', { body: buildPaymentRequest() })).error?.errorCode).toBe('901');

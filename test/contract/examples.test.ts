@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { COMPANY_KEY } from '../helpers/keys.js';
+import { freePort, waitFor } from '../helpers/spawn-server.js';
+import { startServer, type TestServer } from '../helpers/start-server.js';
+import { ARRANGE } from './arrange.js';
+import { type Area, exampleCases, replay, responseValidator, type Target } from './suite.js';
+
+const AREAS: Area[] = ['checkout', 'management'];
+const cases = AREAS.flatMap((area) => exampleCases(area));
+const validators = Object.fromEntries(AREAS.map((area) => [area, responseValidator(area)])) as Record<Area, ReturnType<typeof responseValidator>>;
+const named = cases.map((c) => [`${c.operation.operationId} ${c.scenario} → ${c.status}`, c] as const);
+
+test('When the specs are read, then every operation has at least one example to replay', () => {
+  const covered = new Set(cases.map((c) => c.operation.operationId));
+  const all = AREAS.flatMap((area) => exampleCases(area).map((c) => c.operation.operationId));
+  expect(covered.size).toBeGreaterThanOrEqual(14);
+  expect([...new Set(all)].sort()).toEqual([...covered].sort());
+});
+
+/**
+ * Against a deployment: CONTRACT_CHECKOUT_URL, CONTRACT_MANAGEMENT_URL and CONTRACT_API_KEY
+ * (a credential with every role of the demo company's data set).
+ */
+const deployed = process.env.CONTRACT_CHECKOUT_URL && process.env.CONTRACT_MANAGEMENT_URL && process.env.CONTRACT_API_KEY;
+(deployed ? describe : describe.skip)('Contract: the spec examples against a deployment', () => {
+  const target: Target = {
+    baseUrl: { checkout: process.env.CONTRACT_CHECKOUT_URL ?? '', management: process.env.CONTRACT_MANAGEMENT_URL ?? '' },
+    headers: { 'X-API-Key': process.env.CONTRACT_API_KEY ?? '' },
+    preferExample: false,
+  };
+  test.each(named)('When %s is replayed, then the status and the body schema match', async (_name, c) => {
+    const arranged = ARRANGE[c.operation.operationId] ? await ARRANGE[c.operation.operationId]!(target, c) : {};
+    const result = await replay(target, c, arranged);
+    expect(result.status).toBe(c.status);
+    expect(validators[c.area](c.schemaPointer, result.body)).toEqual([]);
+  });
+});
+
+describe('Contract: the spec examples against the server', () => {
+  let server: TestServer;
+  let target: Target;
+  beforeAll(async () => {
+    server = await startServer();
+    target = { baseUrl: { checkout: server.checkoutUrl, management: server.managementUrl }, headers: { 'X-API-Key': COMPANY_KEY }, preferExample: false };
+  });
+  afterAll(() => server.stop());
+
+  test.each(named)('When %s is replayed, then the status and the body schema match', async (_name, c) => {
+    const arranged = ARRANGE[c.operation.operationId] ? await ARRANGE[c.operation.operationId]!(target, c) : {};
+    const result = await replay(target, c, arranged);
+    expect({ status: result.status, body: result.body }).toMatchObject({ status: c.status });
+    expect(validators[c.area](c.schemaPointer, result.body)).toEqual([]);
+  });
+});
+
+describe('Contract: the spec examples against the Prism mock', () => {
+  const mocks: ChildProcess[] = [];
+  let target: Target;
+  beforeAll(async () => {
+    const ports = { checkout: await freePort(), management: await freePort() };
+    for (const area of AREAS) {
+      const child = spawn(process.execPath, [join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(ports[area]), join('generated', `${area}.yaml`)], {
+        stdio: 'ignore',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      mocks.push(child);
+    }
+    target = { baseUrl: { checkout: `http://127.0.0.1:${ports.checkout}`, management: `http://127.0.0.1:${ports.management}` }, headers: { 'X-API-Key': COMPANY_KEY }, preferExample: true };
+    // Any HTTP answer (Prism says 401 without credentials) means the mock is up.
+    const up = (url: string) => waitFor(url, 60_000, () => true);
+    await Promise.all([up(`${target.baseUrl.checkout}/sandbox/clock`), up(`${target.baseUrl.management}/me`)]);
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(mocks.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))));
+  });
+
+  test.each(named)('When %s is replayed, then the status and the body schema match', async (_name, c) => {
+    const result = await replay(target, c);
+    expect({ status: result.status, body: result.body }).toMatchObject({ status: c.status });
+    expect(validators[c.area](c.schemaPointer, result.body)).toEqual([]);
+  });
+});

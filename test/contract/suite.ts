@@ -1,0 +1,135 @@
+/**
+ * The contract suite: for every operation of both specs, replay each request example and check
+ * that the answer has the status of the paired response example and a body that validates
+ * against that response's schema. It takes base URLs and credentials, so it runs against the
+ * in-process server, the Prism mock, or any deployment.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS with a `default` property; under native ESM the import is module.exports.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+
+export type Area = 'checkout' | 'management';
+
+interface Operation {
+  area: Area;
+  path: string;
+  method: string;
+  operationId: string;
+  parameters: Array<{ name: string; in: string; example?: unknown }>;
+}
+
+export interface ExampleCase {
+  area: Area;
+  operation: Operation;
+  scenario: string;
+  status: number;
+  /** The request body, undefined for operations without one. */
+  body: unknown;
+  /** JSON pointer into the bundled spec of the response body schema. */
+  schemaPointer: string;
+}
+
+type Json = Record<string, any>;
+
+export function loadBundled(area: Area): Json {
+  return parse(readFileSync(join(process.cwd(), 'generated', `${area}.yaml`), 'utf8')) as Json;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function deref(spec: Json, node: Json): { node: Json; pointer: string | undefined } {
+  if (typeof node?.$ref === 'string' && node.$ref.startsWith('#/')) {
+    const parts = node.$ref.slice(2).split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let target: any = spec;
+    for (const part of parts) target = target[part];
+    return { node: target, pointer: node.$ref };
+  }
+  return { node, pointer: undefined };
+}
+
+/** Every (operation, scenario) pair of a bundled spec, as the paired-examples lint rule guarantees them. */
+export function exampleCases(area: Area, spec: Json = loadBundled(area)): ExampleCase[] {
+  const cases: ExampleCase[] = [];
+  for (const [path, item] of Object.entries<Json>(spec.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      if (!op?.operationId) continue;
+      const operation: Operation = {
+        area,
+        path,
+        method: method.toUpperCase(),
+        operationId: op.operationId,
+        parameters: (op.parameters ?? []).map((p: Json) => deref(spec, p).node),
+      };
+      // Per response status: its example keys and where its JSON schema lives.
+      const responses = Object.entries<Json>(op.responses).map(([status, ref]) => {
+        const { node, pointer } = deref(spec, ref);
+        const base = pointer ?? `#/paths/${escapePointer(path)}/${method}/responses/${status}`;
+        const media = node.content?.['application/json'];
+        return { status: Number(status), keys: Object.keys(media?.examples ?? {}), schemaPointer: `${base}/content/application~1json/schema` };
+      });
+      const requestExamples: Json | undefined = op.requestBody?.content?.['application/json']?.examples;
+      if (requestExamples) {
+        for (const [scenario, ref] of Object.entries<Json>(requestExamples)) {
+          const paired = responses.filter((r) => r.keys.includes(scenario)).sort((a, b) => a.status - b.status)[0];
+          if (!paired) continue;
+          cases.push({ area, operation, scenario, status: paired.status, body: deref(spec, ref).node.value, schemaPointer: paired.schemaPointer });
+        }
+      } else {
+        for (const r of responses.filter((r) => r.status < 300)) {
+          for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, schemaPointer: r.schemaPointer });
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+/** Validates bodies against the bundled spec's schemas with JSON Schema 2020-12, as the spec declares. */
+export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  const id = `https://contract.local/${area}.json`;
+  ajv.addSchema({ ...spec, $id: id });
+  return (pointer: string, body: unknown): string[] => {
+    const validate = ajv.getSchema(`${id}${pointer}`) ?? ajv.compile({ $ref: `${id}${pointer}` });
+    return validate(body) ? [] : (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  };
+}
+
+export interface Target {
+  baseUrl: Record<Area, string>;
+  headers: Record<string, string>;
+  /** Ask a mock for the paired example (Prism's `Prefer` header). */
+  preferExample: boolean;
+}
+
+/** Fills path parameters: the arranged ones, else the parameter's own example. */
+export function buildUrl(target: Target, c: ExampleCase, pathParams: Record<string, string> = {}): string {
+  const path = c.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = pathParams[name] ?? c.operation.parameters.find((p) => p.in === 'path' && p.name === name)?.example;
+    return encodeURIComponent(String(value));
+  });
+  return `${target.baseUrl[c.area]}${path}`;
+}
+
+export async function replay(target: Target, c: ExampleCase, arranged: { path?: Record<string, string>; body?: unknown } = {}) {
+  const body = arranged.body ?? c.body;
+  const response = await fetch(buildUrl(target, c, arranged.path), {
+    method: c.operation.method,
+    headers: {
+      ...target.headers,
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(target.preferExample && { Prefer: `code=${c.status}, example=${c.scenario}` }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}

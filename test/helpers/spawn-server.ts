@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** A free loopback port, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+/** Waits until `url` answers (by default: with a 2xx), or fails after `timeoutMs`. */
+export async function waitFor(url: string, timeoutMs = 15_000, accept: (response: Response) => boolean = (r) => r.ok): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (accept(response)) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs the built server (dist/server/main.js) as its own process, the way `npm start` does. */
+export async function spawnServer(env: Record<string, string>): Promise<RunningProcess> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'server', 'main.js')], {
+    env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${baseUrl}/health`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return { child, baseUrl, output: () => output };
+}
+
+export async function kill(processToKill: RunningProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (processToKill.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => processToKill.child.once('exit', resolve));
+  processToKill.child.kill(signal);
+  await exited;
+}

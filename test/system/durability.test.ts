@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, test } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCheckoutClient } from '../../client/index.js';
+import { buildPaymentRequest } from '../helpers/factories.js';
+import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
+import { eur } from '../helpers/payments.js';
+import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
+
+let running: RunningProcess | undefined;
+afterEach(async () => {
+  if (running) await kill(running);
+  running = undefined;
+});
+
+describe('The server process with its SQLite file', () => {
+  test('When a payment is captured and refunded and the server is killed with SIGKILL, then after a restart nothing acknowledged is lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durable-'));
+    const env = { DATABASE_PATH: join(dir, 'payments.sqlite'), DEMO_COMPANY_API_KEY: COMPANY_KEY, DEMO_MERCHANT_API_KEY: MERCHANT_KEY };
+    running = await spawnServer(env);
+    let client = createCheckoutClient({ baseUrl: `${running.baseUrl}/checkout/v71`, apiKey: COMPANY_KEY });
+
+    const payment = await client.POST('/payments', { body: buildPaymentRequest({ amount: eur(1000) }) });
+    expect(payment.data?.resultCode).toBe('Authorised');
+    const psp = payment.data!.pspReference!;
+    const path = { params: { path: { paymentPspReference: psp } } };
+    const captureKey = { params: { ...path.params, header: { 'Idempotency-Key': 'durable-capture' } } };
+    const capture = await client.POST('/payments/{paymentPspReference}/captures', { ...captureKey, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+    expect(capture.response.status).toBe(201);
+    const refund = await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(400) } });
+    expect(refund.response.status).toBe(201);
+
+    await kill(running, 'SIGKILL');
+    running = await spawnServer(env);
+    client = createCheckoutClient({ baseUrl: `${running.baseUrl}/checkout/v71`, apiKey: COMPANY_KEY });
+
+    // The capture's idempotency record survived: the same request replays the same answer.
+    const replay = await client.POST('/payments/{paymentPspReference}/captures', { ...captureKey, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+    expect(replay.data).toEqual(capture.data);
+    // The capture and the refund survived: 600 is still refundable, not one more.
+    expect((await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(601) } })).error?.errorCode).toBe('22_003');
+    expect((await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(600) } })).response.status).toBe(201);
+    // The demo data was not seeded twice and the keys still work.
+    expect(running.output()).not.toContain('shown once');
+
+    await kill(running, 'SIGKILL');
+    running = undefined;
+    const db = new Database(env.DATABASE_PATH, { readonly: true });
+    const row = db.prepare('SELECT captured_value, refunded_value FROM payments WHERE psp_reference = ?').get(psp);
+    const modifications = db.prepare('SELECT kind, value FROM modifications WHERE payment_psp_reference = ? ORDER BY rowid').all(psp);
+    db.close();
+    expect(row).toEqual({ captured_value: 1000, refunded_value: 1000 });
+    expect(modifications).toEqual([
+      { kind: 'capture', value: 1000 },
+      { kind: 'refund', value: 400 },
+      { kind: 'refund', value: 600 },
+    ]);
+  });
+
+  test('When the server starts on an empty database without key variables, then it prints both generated keys once and they work', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    running = await spawnServer({ DATABASE_PATH: join(dir, 'payments.sqlite'), DEMO_COMPANY_API_KEY: '', DEMO_MERCHANT_API_KEY: '' });
+    const printed = running.output();
+    expect(printed).toContain(`${running.baseUrl}/checkout/v71`);
+    expect(printed).toContain(`${running.baseUrl}/management/v3`);
+    const companyKey = /ws@Company\.DemoCompany \(all roles, shown once\): (\S+)/.exec(printed)?.[1];
+    const merchantKey = /ws_100001@Company\.DemoCompany \(DemoMerchantECOM, checkout only, shown once\): (\S+)/.exec(printed)?.[1];
+    expect(companyKey).toBeDefined();
+    expect(merchantKey).toBeDefined();
+    const me = await fetch(`${running.baseUrl}/management/v3/me`, { headers: { 'X-API-Key': companyKey! } });
+    expect(me.status).toBe(200);
+    const pay = await fetch(`${running.baseUrl}/checkout/v71/payments`, {
+      method: 'POST',
+      headers: { 'X-API-Key': merchantKey!, 'Content-Type': 'application/json' },
+      body: JSON.stringify(buildPaymentRequest()),
+    });
+    expect(pay.status).toBe(200);
+    const db = new Database(join(dir, 'payments.sqlite'), { readonly: true });
+    const hashes = db.prepare('SELECT key_hash FROM api_keys').all() as Array<{ key_hash: string }>;
+    db.close();
+    expect(hashes.map((h) => h.key_hash)).not.toContain(companyKey);
+    expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h.key_hash))).toBe(true);
+  });
+});
