@@ -25,12 +25,13 @@ export interface TestServer {
 }
 
 /** Starts the app in this process on a free loopback port with a fresh in-memory store, seeded. */
-export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, options: { wrapStore?: (store: Store) => Store } = {}): Promise<TestServer> {
   const config = loadConfig({}, { logLevel: 'silent', databasePath: ':memory:', port: 0, validateResponses: true, ...overrides });
-  const store = openStore(config);
-  const clock = await SandboxClock.load(store);
-  await seedDemoData(store, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
-  const redirects = await RedirectSigner.load(store);
+  const realStore = openStore(config);
+  const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
+  const clock = await SandboxClock.load(realStore);
+  await seedDemoData(realStore, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
+  const redirects = await RedirectSigner.load(realStore);
   const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, logger: createLogger(config.logLevel) });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
