@@ -20,6 +20,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cardDetails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the brands and other details of a card
+         * @description Tells the brands of a card from its leading digits (at least six), which of them are supported (the given `supportedBrands` or the merchant account's card brands), and, for known ranges, the funding source, whether it is commercial and the issuing country.
+         */
+        post: operations["cardDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/donationCampaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the active donation campaigns
+         * @description Lists the donation campaigns of the merchant account that are active now and take donations in the currency.
+         */
+        post: operations["donationCampaigns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward stored payment details
+         * @description Sends the request to `baseUrl` + `urlSuffix`, replacing the placeholders with the token's (or the given card's) values, and answers with the third party's status, headers and body. The destination must be on the merchant account's allow-list and resolve to a public address; redirects are not followed; the call times out and its response is capped. Refusals are 422.
+         */
+        post: operations["forward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders": {
         parameters: {
             query?: never;
@@ -54,6 +114,91 @@ export interface paths {
          * @description Cancels an order that is not fully paid; its authorised partial payments are cancelled or, where captured, refunded.
          */
         post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/originKeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create origin keys for origin domains
+         * @deprecated
+         * @description Deprecated: use the client key of the API credential instead. Returns one origin key per origin; each origin must be `scheme://host[:port]` with scheme http or https.
+         */
+        post: operations["originKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/paymentLinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment link
+         * @description Creates a hosted payment page. Limits: description at most 280 characters; metadata at most 20 pairs (error 177) with keys of at most 20 characters (178), `checkout.linkId` replaced by the link id; expiry at most 70 days after creation (14_0379), 24 hours by default; `storePaymentMethodMode` `askForConsent` or `enabled` needs `recurringProcessingModel`.
+         */
+        post: operations["paymentLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/paymentLinks/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment link
+         * @description Returns the payment link with its current status; a link whose time has passed is `expired`.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Expire a payment link
+         * @description Sets the status of an active link to `expired`; a completed link cannot be expired (422).
+         */
+        patch: operations["updatePaymentLink"];
+        trace?: never;
+    };
+    "/paymentMethods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the available payment methods
+         * @description Lists the payment methods enabled for the merchant account that fit the amount, currency, country, channel and store of the transaction, minus blocked and outside allowed types; with `shopperReference`, the shopper's stored cards too.
+         */
+        post: operations["paymentMethods"];
         delete?: never;
         options?: never;
         head?: never;
@@ -200,6 +345,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/paypal/updateOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a PayPal Express order
+         * @description Changes the amount, delivery options (exactly one selected) and tax total of a pending PayPal Express payment. `paymentData` must be the latest one; the answer carries a new one.
+         */
+        post: operations["updatesOrderForPaypalExpressCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock": {
         parameters: {
             query?: never;
@@ -235,6 +400,110 @@ export interface paths {
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a checkout session
+         * @description Creates a session for a payment the shopper is about to make: it carries the amount, reference and merchant account, expires one hour after creation by default (at most 24 hours), and collects the payments made in it.
+         */
+        post: operations["sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the result of a session
+         * @description Reports the state of a session and the payments made in it. `sessionResult` is the value returned by the session payment call.
+         */
+        get: operations["getResultOfPaymentSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay in a session
+         * @description Makes a card payment in a session, with the amount, reference and merchant account of the session. Refused when the session expired or already has an authorised payment. Test values are those of the payments operation.
+         */
+        post: operations["sessionPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storedPaymentMethods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the tokens of a shopper
+         * @description Lists the tokens stored for the shopper on the merchant account.
+         */
+        get: operations["getTokensForStoredPaymentDetails"];
+        put?: never;
+        /**
+         * Create a token to store payment details
+         * @description Stores a shopper's card as a token. The card number is encrypted at rest and used only by the forward operation; the security code is never stored. Answers with the last four digits, expiry and holder name, and records a RECURRING_CONTRACT event carrying the `storedPaymentMethodId`.
+         */
+        post: operations["storedPaymentMethods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storedPaymentMethods/{storedPaymentMethodId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a token
+         * @description Deletes a token of the shopper; a token of another shopper or merchant account is not found (422, code 800).
+         */
+        delete: operations["deleteTokenForStoredPaymentDetails"];
         options?: never;
         head?: never;
         patch?: never;
@@ -342,6 +611,13 @@ export interface components {
              */
             resultCode: "Received";
         };
+        /** @description A brand the card number belongs to. */
+        CardBrandDetails: {
+            /** @description Whether the brand is among the supported brands. */
+            supported?: boolean;
+            /** @description The brand code, for example `visa`. */
+            type?: string;
+        };
         /** @description Card details of a payment. Give either the raw fields (`number`, `expiryMonth`, `expiryYear`, `cvc`) or the encrypted fields. On this test platform an encrypted field may carry the raw test value behind the prefix `test_` (for example `test_4111111111111111`). The full card number and the security code are never stored, logged or returned. */
         CardDetails: {
             /** @description The brand the shopper chose, for dual-branded cards. */
@@ -382,6 +658,109 @@ export interface components {
              */
             type: "scheme" | "card";
         };
+        /** @description Look up what a card number says about the card. */
+        CardDetailsRequest: {
+            /** @description At least the first six digits; the full number gives the best result. Raw card data requires full PCI compliance. */
+            cardNumber?: string;
+            /** @description The shopper's country. */
+            countryCode?: string;
+            /** @description The encrypted card number, or `test_` followed by a raw test number. */
+            encryptedCardNumber?: string;
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description The brands the shopper may use (the `brands` of the payment methods response); by default the brands configured for the merchant account. */
+            supportedBrands?: string[];
+        };
+        /** @description What the card number says about the card. */
+        CardDetailsResponse: {
+            /** @description The brands of the card, best match first. */
+            brands?: components["schemas"]["CardBrandDetails"][];
+            /** @description The funding source, `CREDIT`, `DEBIT` or `PREPAID`, when the card's range is known. */
+            fundingSource?: string;
+            /** @description Whether the card is a commercial card, when known. */
+            isCardCommercial?: boolean;
+            /** @description The country of the issuer (ISO 3166-1 alpha-2), when known. */
+            issuingCountryCode?: string;
+        };
+        /** @description Send a stored (or given) card's details to a third party. Give either `storedPaymentMethodId` or `paymentMethod`. */
+        CheckoutForwardRequest: {
+            amount?: components["schemas"]["Amount"];
+            /** @description The base address of the third party's API. It must be on the merchant account's forward allow-list; http(s) only, no user info, and no private, loopback or link-local address. */
+            baseUrl: string;
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description The merchant's reference of this forward. */
+            merchantReference?: string;
+            options?: components["schemas"]["CheckoutForwardRequestOptions"];
+            paymentMethod?: components["schemas"]["CheckoutForwardRequestCard"];
+            request: components["schemas"]["CheckoutOutgoingForwardRequest"];
+            /** @description The shopper the token belongs to (case-sensitive). */
+            shopperReference: string;
+            /** @description The token to forward (from the token-created event). */
+            storedPaymentMethodId?: string;
+        };
+        /** @description A card to forward that is not stored. */
+        CheckoutForwardRequestCard: {
+            /** @description The security code (forwarded, never stored). */
+            cvc?: string;
+            /** @description The encrypted card number, or `test_` followed by a raw test number. */
+            encryptedCardNumber?: string;
+            /** @description The encrypted expiry month. */
+            encryptedExpiryMonth?: string;
+            /** @description The encrypted expiry year. */
+            encryptedExpiryYear?: string;
+            /** @description The encrypted security code. */
+            encryptedSecurityCode?: string;
+            /** @description The expiry month. */
+            expiryMonth?: string;
+            /** @description The expiry year. */
+            expiryYear?: string;
+            /** @description The name on the card. */
+            holderName?: string;
+            /** @description The card number. */
+            number?: string;
+            /**
+             * @description The payment method type.
+             * @default scheme
+             * @enum {string}
+             */
+            type: "scheme";
+        };
+        /** @description Options of the forward request; accepted and not interpreted except `dryRun`. */
+        CheckoutForwardRequestOptions: {
+            /** @description Not supported; ignored. */
+            accountUpdate?: boolean;
+            /** @description Build the request with its placeholders replaced but do not send it. */
+            dryRun?: boolean;
+            networkToken?: components["schemas"]["OpenObject"];
+            /** @description Not supported; ignored. */
+            networkTxReferencePaths?: string[];
+            /** @description Store the given card as a token for the shopper and return its identifier. */
+            tokenize?: boolean;
+            /** @description Not supported; ignored. */
+            transactionLinkIdPaths?: string[];
+        };
+        /** @description The result of the forward request. */
+        CheckoutForwardResponse: {
+            /** @description The merchant's reference, as given. */
+            merchantReference?: string;
+            /** @description The reference of this forward request. */
+            pspReference?: string;
+            response: components["schemas"]["CheckoutForwardResponseFromUrl"];
+            /** @description The token forwarded (or created with `options.tokenize`). */
+            storedPaymentMethodId?: string;
+        };
+        /** @description What the third party answered. */
+        CheckoutForwardResponseFromUrl: {
+            /** @description Its body (cut at the response size limit). */
+            body?: string;
+            headers?: components["schemas"]["HeaderMap"];
+            /**
+             * Format: int32
+             * @description Its HTTP status (0 for a dry run).
+             */
+            status?: number;
+        };
         /** @description The state of the order after this payment. */
         CheckoutOrderResponse: {
             amount?: components["schemas"]["Amount"];
@@ -397,6 +776,21 @@ export interface components {
             /** @description The merchant's reference of the order. */
             reference?: string;
             remainingAmount?: components["schemas"]["Amount"];
+        };
+        /** @description The request to send to the third party. `headers` and `body` may hold the placeholders `{{credentials}}`, `{{holderName}}`, `{{number}}`, `{{expiryMonth}}` and `{{expiryYear}}`, replaced with the credentials and the card's values just before sending. */
+        CheckoutOutgoingForwardRequest: {
+            /** @description The body to send. */
+            body: string;
+            /** @description Credentials for the third party, for the `{{credentials}}` placeholder. */
+            credentials?: string;
+            headers?: components["schemas"]["HeaderMap"];
+            /**
+             * @description The HTTP method.
+             * @enum {string}
+             */
+            httpMethod: "post" | "put" | "patch";
+            /** @description Appended to `baseUrl`. */
+            urlSuffix?: string;
         };
         /** @description Send the shopper to `url` (with `method`) to complete the payment. */
         CheckoutRedirectAction: {
@@ -416,12 +810,211 @@ export interface components {
             /** @description Where to send the shopper. */
             url: string;
         };
+        /** @description Hand `sdkData` to the payment method's SDK; finish with the payment details operation. */
+        CheckoutSdkAction: {
+            /** @description Send this back with the payment details or order update call. */
+            paymentData: string;
+            /** @description The payment method the action is for. */
+            paymentMethodType: string;
+            sdkData?: components["schemas"]["StringMap"];
+            /**
+             * @description The kind of action.
+             * @enum {string}
+             */
+            type: "sdk";
+        };
         /** @description The name and version of a piece of software. */
         CommonField: {
             /** @description The name of the software. */
             name?: string;
             /** @description Its version. */
             version?: string;
+        };
+        /** @description A checkout session: the payment the shopper is about to make, for Drop-in or a hosted page. */
+        CreateCheckoutSessionRequest: {
+            /** @description Only these payment method types are offered. */
+            allowedPaymentMethods?: string[];
+            amount: components["schemas"]["Amount"];
+            applicationInfo?: components["schemas"]["ApplicationInfo"];
+            billingAddress?: components["schemas"]["Address"];
+            /** @description These payment method types are never offered. */
+            blockedPaymentMethods?: string[];
+            /**
+             * Format: int32
+             * @description Hours after authorisation until automatic capture.
+             */
+            captureDelayHours?: number;
+            /**
+             * @description The platform of the shopper.
+             * @enum {string}
+             */
+            channel?: "iOS" | "Android" | "Web";
+            /** @description The shopper country (ISO 3166-1 alpha-2). */
+            countryCode?: string;
+            deliveryAddress?: components["schemas"]["Address"];
+            /**
+             * Format: date-time
+             * @description When the session expires: one hour after creation by default, at most 24 hours.
+             */
+            expiresAt?: string;
+            /** @description Items of the invoice; needed by some installment and pay-later methods. */
+            lineItems?: components["schemas"]["LineItem"][];
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description Links the payments of one order for reporting. */
+            merchantOrderReference?: string;
+            /** @description Key-value pairs kept with the session. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description `embedded` (Drop-in in the merchant page, default) or `hosted` (a page of this server).
+             * @default embedded
+             * @enum {string}
+             */
+            mode: "embedded" | "hosted";
+            /**
+             * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
+             * @enum {string}
+             */
+            recurringProcessingModel?: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
+            /** @description The merchant reference of the payment. */
+            reference: string;
+            /** @description Where the shopper returns after a redirect. */
+            returnUrl: string;
+            /** @description The shopper email. */
+            shopperEmail?: string;
+            /**
+             * @description The sales channel.
+             * @enum {string}
+             */
+            shopperInteraction?: "Ecommerce" | "ContAuth" | "Moto" | "POS";
+            /** @description The shopper IP address. */
+            shopperIP?: string;
+            /** @description Language and country of the payment page. */
+            shopperLocale?: string;
+            shopperName?: components["schemas"]["ShopperName"];
+            /** @description The shopper (at least 3 characters, no personal data). */
+            shopperReference?: string;
+            /**
+             * @description Offer cards as separate credit and debit methods.
+             * @default false
+             */
+            splitCardFundingSources: boolean;
+            /** @description How the amount is split. */
+            splits?: components["schemas"]["Split"][];
+            /** @description The store. */
+            store?: string;
+            /**
+             * @description How `store` filters the payment methods.
+             * @enum {string}
+             */
+            storeFiltrationMode?: "exclusive" | "inclusive" | "skipFilter";
+            /**
+             * @description `disabled` (default), `askForConsent` or `enabled`; with a `shopperReference` the card is stored after consent or always.
+             * @enum {string}
+             */
+            storePaymentMethodMode?: "askForConsent" | "disabled" | "enabled";
+            /** @description A plus sign, a country code of 1 to 3 digits, then 4 to 15 digits. */
+            telephoneNumber?: string;
+            /** @description The payment page theme; the default theme of the account when omitted. */
+            themeId?: string;
+        };
+        /** @description The session created. */
+        CreateCheckoutSessionResponse: {
+            /** @description Only these payment method types are offered. */
+            allowedPaymentMethods?: string[];
+            amount: components["schemas"]["Amount"];
+            applicationInfo?: components["schemas"]["ApplicationInfo"];
+            billingAddress?: components["schemas"]["Address"];
+            /** @description These payment method types are never offered. */
+            blockedPaymentMethods?: string[];
+            /**
+             * Format: int32
+             * @description Hours after authorisation until automatic capture.
+             */
+            captureDelayHours?: number;
+            /**
+             * @description The platform of the shopper.
+             * @enum {string}
+             */
+            channel?: "iOS" | "Android" | "Web";
+            /** @description The shopper country (ISO 3166-1 alpha-2). */
+            countryCode?: string;
+            deliveryAddress?: components["schemas"]["Address"];
+            /**
+             * Format: date-time
+             * @description When the session expires.
+             */
+            expiresAt: string;
+            /** @description The identifier of the session. */
+            readonly id: string;
+            /** @description Items of the invoice; needed by some installment and pay-later methods. */
+            lineItems?: components["schemas"]["LineItem"][];
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description Links the payments of one order for reporting. */
+            merchantOrderReference?: string;
+            /** @description Key-value pairs kept with the session. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description `embedded` (Drop-in in the merchant page, default) or `hosted` (a page of this server).
+             * @default embedded
+             * @enum {string}
+             */
+            mode: "embedded" | "hosted";
+            /**
+             * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
+             * @enum {string}
+             */
+            recurringProcessingModel?: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
+            /** @description The merchant reference of the payment. */
+            reference: string;
+            /** @description Where the shopper returns after a redirect. */
+            returnUrl: string;
+            /** @description Opaque data for the client; send it with the session payment. */
+            sessionData?: string;
+            /** @description The shopper email. */
+            shopperEmail?: string;
+            /**
+             * @description The sales channel.
+             * @enum {string}
+             */
+            shopperInteraction?: "Ecommerce" | "ContAuth" | "Moto" | "POS";
+            /** @description The shopper IP address. */
+            shopperIP?: string;
+            /** @description Language and country of the payment page. */
+            shopperLocale?: string;
+            shopperName?: components["schemas"]["ShopperName"];
+            /** @description The shopper (at least 3 characters, no personal data). */
+            shopperReference?: string;
+            /**
+             * @description Offer cards as separate credit and debit methods.
+             * @default false
+             */
+            splitCardFundingSources: boolean;
+            /** @description How the amount is split. */
+            splits?: components["schemas"]["Split"][];
+            /** @description The store. */
+            store?: string;
+            /**
+             * @description How `store` filters the payment methods.
+             * @enum {string}
+             */
+            storeFiltrationMode?: "exclusive" | "inclusive" | "skipFilter";
+            /**
+             * @description `disabled` (default), `askForConsent` or `enabled`; with a `shopperReference` the card is stored after consent or always.
+             * @enum {string}
+             */
+            storePaymentMethodMode?: "askForConsent" | "disabled" | "enabled";
+            /** @description A plus sign, a country code of 1 to 3 digits, then 4 to 15 digits. */
+            telephoneNumber?: string;
+            /** @description The payment page theme; the default theme of the account when omitted. */
+            themeId?: string;
+            /** @description For `hosted` mode, the payment page. */
+            url?: string;
         };
         /** @description Open an order that several partial payments together pay for. */
         CreateOrderRequest: {
@@ -457,6 +1050,78 @@ export interface components {
              */
             resultCode: "Success";
         };
+        /** @description A delivery option of a PayPal Express order. */
+        DeliveryMethod: {
+            amount?: components["schemas"]["Amount"];
+            /** @description The name shown to the shopper. */
+            description?: string;
+            /** @description The merchant's reference of the option. */
+            reference?: string;
+            /** @description Whether the shopper chose this option; exactly one must be selected. */
+            selected?: boolean;
+            /**
+             * @description The kind of delivery.
+             * @enum {string}
+             */
+            type?: "Shipping";
+        };
+        /** @description How the shopper can donate: `fixedAmounts` offers `values`; `roundup` rounds the payment up to at most `maxRoundupAmount`. */
+        Donation: {
+            /** @description The currency (ISO 4217). */
+            currency: string;
+            /** @description The same value as `type`. */
+            donationType: string;
+            /**
+             * Format: int64
+             * @description For `roundup`, the largest round-up in minor units.
+             */
+            maxRoundupAmount?: number;
+            /**
+             * @description The kind of donation.
+             * @enum {string}
+             */
+            type: "fixedAmounts" | "roundup";
+            /** @description For `fixedAmounts`, the amounts offered in minor units. */
+            values?: number[];
+        };
+        /** @description An active donation campaign. */
+        DonationCampaign: {
+            /** @description Banner image. */
+            bannerUrl?: string;
+            /** @description Name of the campaign. */
+            campaignName?: string;
+            /** @description The cause. */
+            causeName?: string;
+            donation?: components["schemas"]["Donation"];
+            /** @description The identifier of the campaign. */
+            id?: string;
+            /** @description Logo image. */
+            logoUrl?: string;
+            /** @description About the nonprofit. */
+            nonprofitDescription?: string;
+            /** @description The nonprofit. */
+            nonprofitName?: string;
+            /** @description The nonprofit's website. */
+            nonprofitUrl?: string;
+            /** @description Terms and conditions. */
+            termsAndConditionsUrl?: string;
+        };
+        /** @description Which donation campaigns to show the shopper. */
+        DonationCampaignsRequest: {
+            /** @description The currency of the donation (ISO 4217). */
+            currency: string;
+            /** @description The locale of the shopper's device. */
+            locale?: string;
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description The store; accepted and not used for filtering. */
+            store?: string;
+        };
+        /** @description The active campaigns in the requested currency. */
+        DonationCampaignsResponse: {
+            /** @description Only active campaigns. */
+            donationCampaigns?: components["schemas"]["DonationCampaign"][];
+        };
         /** @description The order a payment belongs to, as returned by the orders operation. */
         EncryptedOrderData: {
             /** @description The encrypted order data. */
@@ -472,6 +1137,27 @@ export interface components {
             name?: string;
             /** @description Its version. */
             version?: string;
+        };
+        /** @description HTTP headers by name. */
+        HeaderMap: {
+            [key: string]: string;
+        };
+        /** @description Installment options of a payment method. */
+        InstallmentOption: {
+            /**
+             * Format: int32
+             * @description The largest number of installments.
+             */
+            maxValue?: number;
+            /** @description The installment plans offered. */
+            plans?: ("bonus" | "buynow_paylater" | "interes_refund_prctg" | "interest_bonus" | "nointeres_refund_prctg" | "nointerest_bonus" | "refund_prctg" | "regular" | "revolving" | "with_interest")[];
+            /**
+             * Format: int32
+             * @description The number of installments selected at first.
+             */
+            preselectedValue?: number;
+            /** @description The numbers of installments offered. */
+            values?: number[];
         };
         /** @description One item of the order; amounts in minor units. */
         LineItem: {
@@ -526,6 +1212,15 @@ export interface components {
             taxPercentage?: number;
             /** @description Universal product code. */
             upc?: string;
+        };
+        /** @description A shopper's stored payment methods. */
+        ListStoredPaymentMethodsResponse: {
+            /** @description The merchant account. */
+            merchantAccount?: string;
+            /** @description The shopper. */
+            shopperReference?: string;
+            /** @description The stored payment methods. */
+            storedPaymentMethods?: components["schemas"]["StoredPaymentMethodResource"][];
         };
         /** @description The device the merchant's integration runs on. */
         MerchantDevice: {
@@ -655,12 +1350,18 @@ export interface components {
         PaymentCompletionDetails: {
             /** @description 3D Secure 1 merchant data. */
             MD?: string;
+            /** @description The PayPal order identifier. */
+            orderID?: string;
             /** @description 3D Secure 1 payment request. */
             PaReq?: string;
             /** @description 3D Secure 1 payment response. */
             PaRes?: string;
+            /** @description The PayPal payer identifier. */
+            payerID?: string;
             /** @description The payload of a redirect. */
             payload?: string;
+            /** @description The PayPal payment identifier. */
+            paymentID?: string;
             /** @description The `redirectResult` query parameter the shopper came back with. */
             redirectResult?: string;
             /** @description The query string of the return address. */
@@ -701,6 +1402,332 @@ export interface components {
             resultCode?: components["schemas"]["ResultCode"];
             /** @description The shopper's locale. */
             shopperLocale?: string;
+        };
+        /** @description A hosted payment page for one payment (or several, when reusable). */
+        PaymentLinkRequest: {
+            /** @description Only these payment method types are offered. */
+            allowedPaymentMethods?: string[];
+            amount: components["schemas"]["Amount"];
+            applicationInfo?: components["schemas"]["ApplicationInfo"];
+            billingAddress?: components["schemas"]["Address"];
+            /** @description These payment method types are never offered. */
+            blockedPaymentMethods?: string[];
+            /**
+             * Format: int32
+             * @description Hours after authorisation until automatic capture.
+             */
+            captureDelayHours?: number;
+            /** @description The shopper country (ISO 3166-1 alpha-2). */
+            countryCode?: string;
+            /**
+             * Format: date
+             * @description The shopper date of birth.
+             */
+            dateOfBirth?: string;
+            /**
+             * Format: date-time
+             * @description When the goods are delivered (ISO 8601 with offset).
+             */
+            deliverAt?: string;
+            deliveryAddress?: components["schemas"]["Address"];
+            /** @description Shown on the payment page; at most 280 characters. */
+            description?: string;
+            /**
+             * Format: date-time
+             * @description When the link expires: at most 70 days after creation, 24 hours by default.
+             */
+            expiresAt?: string;
+            fundOrigin?: components["schemas"]["OpenObject"];
+            fundRecipient?: components["schemas"]["OpenObject"];
+            /** @description Installment options by lowercase payment method name (`card` or a brand such as `visa`). */
+            installmentOptions?: {
+                [key: string]: components["schemas"]["InstallmentOption"];
+            };
+            /** @description Items of the invoice; needed by some installment and pay-later methods. */
+            lineItems?: components["schemas"]["LineItem"][];
+            /** @description Capture only on request. */
+            manualCapture?: boolean;
+            /** @description The merchant category code (four digits). */
+            mcc?: string;
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description Links the payments of one order for reporting. */
+            merchantOrderReference?: string;
+            /** @description Up to 20 key-value pairs, keys at most 20 characters (errors 177 and 178). The key `checkout.linkId` is replaced by the link id. */
+            metadata?: {
+                [key: string]: string;
+            };
+            platformChargebackLogic?: components["schemas"]["PlatformChargebackLogic"];
+            /**
+             * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
+             * @enum {string}
+             */
+            recurringProcessingModel?: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
+            /** @description The merchant reference of the payment. */
+            reference: string;
+            /** @description Shopper fields the payment page asks for. */
+            requiredShopperFields?: ("billingAddress" | "deliveryAddress" | "shopperEmail" | "shopperName" | "telephoneNumber")[];
+            /** @description The Continue button after payment leads here. */
+            returnUrl?: string;
+            /**
+             * @description Whether several payments can be made with the link; by default one successful payment completes it.
+             * @default false
+             */
+            reusable: boolean;
+            riskData?: components["schemas"]["OpenObject"];
+            /** @description The shopper email. */
+            shopperEmail?: string;
+            /** @description Language and country of the payment page. */
+            shopperLocale?: string;
+            shopperName?: components["schemas"]["ShopperName"];
+            /** @description The shopper (at least 3 characters, no personal data). */
+            shopperReference?: string;
+            /** @description Text on the shopper's statement: letters, digits, space and . , ' _ - ? + * / (at most 22 recommended). */
+            shopperStatement?: string;
+            /**
+             * @description Show the button that removes a stored payment method.
+             * @default true
+             */
+            showRemovePaymentMethodButton: boolean;
+            /** @description The shopper social security number. */
+            socialSecurityNumber?: string;
+            /**
+             * @description Offer cards as separate credit and debit methods.
+             * @default false
+             */
+            splitCardFundingSources: boolean;
+            /** @description How the amount is split. */
+            splits?: components["schemas"]["Split"][];
+            /** @description The physical store. */
+            store?: string;
+            /**
+             * @description `disabled` (default), `askForConsent` or `enabled`; with a `shopperReference` the card is stored after consent or always.
+             * @enum {string}
+             */
+            storePaymentMethodMode?: "askForConsent" | "disabled" | "enabled";
+            /** @description A plus sign, a country code of 1 to 3 digits, then 4 to 15 digits. */
+            telephoneNumber?: string;
+            /** @description The payment page theme; the default theme of the account when omitted. */
+            themeId?: string;
+            threeDS2RequestData?: components["schemas"]["OpenObject"];
+        };
+        /** @description A payment link. */
+        PaymentLinkResponse: {
+            /** @description Only these payment method types are offered. */
+            allowedPaymentMethods?: string[];
+            amount: components["schemas"]["Amount"];
+            applicationInfo?: components["schemas"]["ApplicationInfo"];
+            billingAddress?: components["schemas"]["Address"];
+            /** @description These payment method types are never offered. */
+            blockedPaymentMethods?: string[];
+            /**
+             * Format: int32
+             * @description Hours after authorisation until automatic capture.
+             */
+            captureDelayHours?: number;
+            /** @description The shopper country (ISO 3166-1 alpha-2). */
+            countryCode?: string;
+            /**
+             * Format: date
+             * @description The shopper date of birth.
+             */
+            dateOfBirth?: string;
+            /**
+             * Format: date-time
+             * @description When the goods are delivered (ISO 8601 with offset).
+             */
+            deliverAt?: string;
+            deliveryAddress?: components["schemas"]["Address"];
+            /** @description Shown on the payment page; at most 280 characters. */
+            description?: string;
+            /**
+             * Format: date-time
+             * @description When the link expires.
+             */
+            expiresAt: string;
+            fundOrigin?: components["schemas"]["OpenObject"];
+            fundRecipient?: components["schemas"]["OpenObject"];
+            /** @description The identifier of the link. */
+            readonly id: string;
+            /** @description Installment options by lowercase payment method name (`card` or a brand such as `visa`). */
+            installmentOptions?: {
+                [key: string]: components["schemas"]["InstallmentOption"];
+            };
+            /** @description Items of the invoice; needed by some installment and pay-later methods. */
+            lineItems?: components["schemas"]["LineItem"][];
+            /** @description Capture only on request. */
+            manualCapture?: boolean;
+            /** @description The merchant category code (four digits). */
+            mcc?: string;
+            /** @description The merchant account. */
+            merchantAccount: string;
+            /** @description Links the payments of one order for reporting. */
+            merchantOrderReference?: string;
+            /** @description Up to 20 key-value pairs, keys at most 20 characters (errors 177 and 178). The key `checkout.linkId` is replaced by the link id. */
+            metadata?: {
+                [key: string]: string;
+            };
+            platformChargebackLogic?: components["schemas"]["PlatformChargebackLogic"];
+            /**
+             * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
+             * @enum {string}
+             */
+            recurringProcessingModel?: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
+            /** @description The merchant reference of the payment. */
+            reference: string;
+            /** @description Shopper fields the payment page asks for. */
+            requiredShopperFields?: ("billingAddress" | "deliveryAddress" | "shopperEmail" | "shopperName" | "telephoneNumber")[];
+            /** @description The Continue button after payment leads here. */
+            returnUrl?: string;
+            /**
+             * @description Whether several payments can be made with the link; by default one successful payment completes it.
+             * @default false
+             */
+            reusable: boolean;
+            riskData?: components["schemas"]["OpenObject"];
+            /** @description The shopper email. */
+            shopperEmail?: string;
+            /** @description Language and country of the payment page. */
+            shopperLocale?: string;
+            shopperName?: components["schemas"]["ShopperName"];
+            /** @description The shopper (at least 3 characters, no personal data). */
+            shopperReference?: string;
+            /** @description Text on the shopper's statement: letters, digits, space and . , ' _ - ? + * / (at most 22 recommended). */
+            shopperStatement?: string;
+            /**
+             * @description Show the button that removes a stored payment method.
+             * @default true
+             */
+            showRemovePaymentMethodButton: boolean;
+            /** @description The shopper social security number. */
+            socialSecurityNumber?: string;
+            /**
+             * @description Offer cards as separate credit and debit methods.
+             * @default false
+             */
+            splitCardFundingSources: boolean;
+            /** @description How the amount is split. */
+            splits?: components["schemas"]["Split"][];
+            /**
+             * @description `active` on creation; `completed` after a successful payment of a link that is not reusable; `expired` when its time passed or it was expired on request; `paymentPending` while a payment is being completed.
+             * @enum {string}
+             */
+            status: "active" | "completed" | "expired" | "paid" | "paymentPending";
+            /** @description The physical store. */
+            store?: string;
+            /**
+             * @description `disabled` (default), `askForConsent` or `enabled`; with a `shopperReference` the card is stored after consent or always.
+             * @enum {string}
+             */
+            storePaymentMethodMode?: "askForConsent" | "disabled" | "enabled";
+            /** @description A plus sign, a country code of 1 to 3 digits, then 4 to 15 digits. */
+            telephoneNumber?: string;
+            /** @description The payment page theme; the default theme of the account when omitted. */
+            themeId?: string;
+            threeDS2RequestData?: components["schemas"]["OpenObject"];
+            /**
+             * Format: date-time
+             * @description When the link last changed.
+             */
+            updatedAt?: string;
+            /** @description The payment page of the link. */
+            url: string;
+        };
+        /** @description A payment method the shopper can use. */
+        PaymentMethod: {
+            /** @description For cards, the brands accepted. */
+            brands?: string[];
+            /**
+             * @description With `splitCardFundingSources`, the funding source of this entry.
+             * @enum {string}
+             */
+            fundingSource?: "credit" | "debit" | "prepaid";
+            /** @description The name to show the shopper. */
+            name: string;
+            /** @description The payment method type, for example `scheme` or `ideal`. */
+            type: string;
+        };
+        /** @description Which payment methods the shopper can use for this transaction. */
+        PaymentMethodsRequest: {
+            additionalData?: components["schemas"]["StringMap"];
+            /** @description Only these payment method types are returned. */
+            allowedPaymentMethods?: string[];
+            amount?: components["schemas"]["Amount"];
+            /** @description These payment method types are never returned. */
+            blockedPaymentMethods?: string[];
+            browserInfo?: components["schemas"]["BrowserInfo"];
+            /**
+             * @description The platform; methods not offered on it are left out.
+             * @enum {string}
+             */
+            channel?: "iOS" | "Android" | "Web";
+            /** @description The shopper's country (ISO 3166-1 alpha-2). */
+            countryCode?: string;
+            /** @description The merchant account whose configured methods are returned. */
+            merchantAccount: string;
+            order?: components["schemas"]["EncryptedOrderData"];
+            /** @description Links this request to the payment request of the same shopper transaction. */
+            shopperConversionId?: string;
+            /** @description The shopper's email address. */
+            shopperEmail?: string;
+            /** @description The shopper's IP address. */
+            shopperIP?: string;
+            /** @description Language and country, for example `nl-NL`. */
+            shopperLocale?: string;
+            /** @description The shopper; their stored payment methods are returned too. */
+            shopperReference?: string;
+            /**
+             * @description Return cards as separate credit and debit methods.
+             * @default false
+             */
+            splitCardFundingSources: boolean;
+            /** @description The store whose methods are returned, with `storeFiltrationMode`. */
+            store?: string;
+            /**
+             * @description `exclusive`: only methods of the store; `inclusive`: methods of the store and methods tied to no store; `skipFilter`: every method.
+             * @enum {string}
+             */
+            storeFiltrationMode?: "exclusive" | "inclusive" | "skipFilter";
+            /** @description A plus sign, a country code of 1 to 3 digits, then 4 to 15 digits. */
+            telephoneNumber?: string;
+        };
+        /** @description The payment methods available, and the shopper's stored ones. */
+        PaymentMethodsResponse: {
+            /** @description The available payment methods. */
+            paymentMethods?: components["schemas"]["PaymentMethod"][];
+            /** @description The shopper's stored payment methods, when `shopperReference` was given. */
+            storedPaymentMethods?: components["schemas"]["StoredPaymentMethod"][];
+        };
+        /** @description The card to store: raw fields or `test_`-prefixed encrypted fields. The security code is checked but never stored. */
+        PaymentMethodToStore: {
+            /** @description The brand, for dual-branded cards. */
+            brand?: string;
+            /** @description The security code. */
+            cvc?: string;
+            /** @description Not supported on this platform; send the separate encrypted fields. */
+            encryptedCard?: string;
+            /** @description The encrypted card number, or `test_` followed by a raw test number. */
+            encryptedCardNumber?: string;
+            /** @description The encrypted expiry month. */
+            encryptedExpiryMonth?: string;
+            /** @description The encrypted expiry year. */
+            encryptedExpiryYear?: string;
+            /** @description The encrypted security code. */
+            encryptedSecurityCode?: string;
+            /** @description The expiry month. */
+            expiryMonth?: string;
+            /** @description The expiry year. */
+            expiryYear?: string;
+            /** @description The name on the card. */
+            holderName?: string;
+            /** @description The raw card number. */
+            number?: string;
+            /**
+             * @description The payment method type.
+             * @default scheme
+             * @enum {string}
+             */
+            type: "scheme";
         };
         /** @description Refund all or part of the captured amount of a payment. */
         PaymentRefundRequest: {
@@ -805,7 +1832,8 @@ export interface components {
             order?: components["schemas"]["EncryptedOrderData"];
             /** @description The origin of the shopper's page, for native 3D Secure 2. */
             origin?: string;
-            paymentMethod: components["schemas"]["CardDetails"];
+            /** @description The card, or PayPal. `anyOf` because a card's `type` is optional (default `scheme`); the two never both match, as PayPal requires `type: paypal`. */
+            paymentMethod: components["schemas"]["CardDetails"] | components["schemas"]["PayPalDetails"];
             platformChargebackLogic?: components["schemas"]["PlatformChargebackLogic"];
             /**
              * @description The kind of recurring payment.
@@ -854,7 +1882,8 @@ export interface components {
         };
         /** @description The result of a payment request. */
         PaymentResponse: {
-            action?: components["schemas"]["CheckoutRedirectAction"];
+            /** @description What the shopper or client must do next, when the result is not final. */
+            action?: components["schemas"]["CheckoutRedirectAction"] | components["schemas"]["CheckoutSdkAction"];
             additionalData?: components["schemas"]["StringMap"];
             amount?: components["schemas"]["Amount"];
             /** @description The merchant's reference of the payment. */
@@ -893,6 +1922,44 @@ export interface components {
              * @enum {string}
              */
             status: "received";
+        };
+        /** @description A PayPal payment. It answers `Pending` with an `sdk` action; PayPal Express orders can then be updated and are finished with the payment details operation (`details.orderID`, `details.payerID` and the latest `paymentData`). */
+        PayPalDetails: {
+            /** @description The checkout attempt identifier. */
+            checkoutAttemptId?: string;
+            /**
+             * @description The PayPal flow.
+             * @enum {string}
+             */
+            subtype?: "express" | "redirect" | "sdk";
+            /**
+             * @description The payment method type.
+             * @enum {string}
+             */
+            type: "paypal";
+        };
+        /** @description Update the amount, delivery options and tax of a pending PayPal Express payment after the shopper changed their address or delivery option. */
+        PaypalUpdateOrderRequest: {
+            amount: components["schemas"]["Amount"];
+            /** @description The delivery options; exactly one is selected. */
+            deliveryMethods?: components["schemas"]["DeliveryMethod"][];
+            /** @description The latest `paymentData` of this payment; it changes with every update. */
+            paymentData: string;
+            /** @description The pspReference of the payment. */
+            pspReference: string;
+            /** @description The session of the payment, when it was made in a session. */
+            sessionId?: string;
+            taxTotal?: components["schemas"]["TaxTotal"];
+        };
+        /** @description The update was applied. */
+        PaypalUpdateOrderResponse: {
+            /** @description The new `paymentData`, for the next update or the payment details call. */
+            paymentData: string;
+            /**
+             * @description `success` when the order was updated.
+             * @enum {string}
+             */
+            status: "error" | "success";
         };
         /** @description How chargebacks are booked on a platform. */
         PlatformChargebackLogic: {
@@ -953,6 +2020,51 @@ export interface components {
              * @description The HTTP status code of the response.
              */
             status: number;
+        };
+        /** @description A payment made in a session. */
+        SessionPayment: {
+            amount?: components["schemas"]["Amount"];
+            paymentMethod?: components["schemas"]["ResponsePaymentMethod"];
+            /** @description The reference of the payment. */
+            pspReference?: string;
+            resultCode?: components["schemas"]["ResultCode"];
+        };
+        /** @description A payment in a session; amount, reference and merchant account come from the session. */
+        SessionPaymentRequest: {
+            browserInfo?: components["schemas"]["BrowserInfo"];
+            paymentMethod: components["schemas"]["CardDetails"];
+            riskData?: components["schemas"]["OpenObject"];
+            /** @description The `sessionData` of the session. */
+            sessionData: string;
+            /** @description With the session's shopper, store the card (when the session allows it). */
+            storePaymentMethod?: boolean;
+        };
+        /** @description The result of a payment in a session. */
+        SessionPaymentResponse: {
+            action?: components["schemas"]["CheckoutRedirectAction"];
+            /** @description The reference of the payment. */
+            pspReference?: string;
+            /** @description Why the payment was refused. */
+            refusalReason?: string;
+            resultCode?: components["schemas"]["ResultCode"];
+            /** @description The session data to use for the next call. */
+            sessionData?: string;
+            /** @description Send this to the session result operation to read the outcome. */
+            sessionResult?: string;
+        };
+        /** @description The state of a session and its payments. */
+        SessionResultResponse: {
+            /** @description The identifier of the session. */
+            id: string;
+            /** @description The payments made in the session, oldest first. */
+            payments?: components["schemas"]["SessionPayment"][];
+            /** @description The merchant reference of the session. */
+            reference?: string;
+            /**
+             * @description `active`: no final payment yet; `paymentPending`: a payment waits for the shopper; `completed`: a payment was authorised; `refused`: the last payment was refused; `expired`: the session's time passed.
+             * @enum {string}
+             */
+            status: "active" | "canceled" | "completed" | "expired" | "paymentPending" | "refused";
         };
         /** @description The shopper's device. */
         ShopperInteractionDevice: {
@@ -1022,6 +2134,71 @@ export interface components {
              */
             status: "received";
         };
+        /** @description A payment method stored for the shopper. */
+        StoredPaymentMethod: {
+            /** @description The card brand. */
+            brand?: string;
+            /** @description The expiry month. */
+            expiryMonth?: string;
+            /** @description The expiry year. */
+            expiryYear?: string;
+            /** @description The name on the card. */
+            holderName?: string;
+            /** @description The identifier to pay with (`storedPaymentMethodId`). */
+            id?: string;
+            /** @description The last four digits of the card number. */
+            lastFour?: string;
+            /** @description The name to show the shopper. */
+            name?: string;
+            /** @description The recurring processing models the method can be used for. */
+            supportedRecurringProcessingModels?: string[];
+            /** @description The shopper interactions the method can be used for. */
+            supportedShopperInteractions?: string[];
+            /** @description The payment method type. */
+            type?: string;
+        };
+        /** @description Store a shopper's card as a token. */
+        StoredPaymentMethodRequest: {
+            /** @description The merchant account. */
+            merchantAccount: string;
+            paymentMethod: components["schemas"]["PaymentMethodToStore"];
+            /**
+             * @description `Subscription`: a fixed schedule; `CardOnFile`: one-click and faster checkout; `UnscheduledCardOnFile`: no fixed schedule or amount.
+             * @enum {string}
+             */
+            recurringProcessingModel: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
+            /** @description The shopper's email, used in velocity fraud checks. */
+            shopperEmail?: string;
+            /** @description The shopper's IP address. */
+            shopperIP?: string;
+            /** @description The merchant's unique identifier of the shopper (no personal data). */
+            shopperReference: string;
+        };
+        /** @description A stored card. Only the last four digits of its number are ever shown. */
+        StoredPaymentMethodResource: {
+            /** @description The card brand. */
+            brand?: string;
+            /** @description The first six digits of the card number. */
+            cardBin?: string;
+            /** @description The expiry month. */
+            expiryMonth?: string;
+            /** @description The expiry year. */
+            expiryYear?: string;
+            /** @description The name on the card. */
+            holderName?: string;
+            /** @description The token identifier (`storedPaymentMethodId`). */
+            id?: string;
+            /** @description The last four digits of the card number. */
+            lastFour?: string;
+            /** @description The shopper's email, as given. */
+            shopperEmail?: string;
+            /** @description The shopper. */
+            shopperReference?: string;
+            /** @description The recurring processing models the token can be used for. */
+            supportedRecurringProcessingModels?: string[];
+            /** @description The payment method type. */
+            type?: string;
+        };
         /** @description Key-value pairs of strings. */
         StringMap: {
             [key: string]: string;
@@ -1046,6 +2223,30 @@ export interface components {
             taxId?: string;
             /** @description Web address. */
             url?: string;
+        };
+        /** @description The total tax of the order. */
+        TaxTotal: {
+            amount?: components["schemas"]["Amount"];
+        };
+        /** @description Expire a payment link. */
+        UpdatePaymentLinkRequest: {
+            /**
+             * @description The only change allowed is to `expired`.
+             * @enum {string}
+             */
+            status: "expired";
+        };
+        /** @description The origins to create origin keys for. */
+        UtilityRequest: {
+            /** @description Origins as `scheme://host[:port]`, for example `https://www.example.com`. */
+            originDomains: string[];
+        };
+        /** @description An origin key per requested origin. */
+        UtilityResponse: {
+            /** @description The origin key of each origin. */
+            originKeys?: {
+                [key: string]: string;
+            };
         };
     };
     responses: {
@@ -1111,10 +2312,40 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The identifier of the payment link.
+         * @example PLE83C39B0A0DE0C1E
+         */
+        LinkId: string;
+        /**
+         * @description The merchant account of the tokens.
+         * @example DemoMerchantECOM
+         */
+        MerchantAccountQuery: string;
+        /**
          * @description The `pspReference` of the payment, as returned by the payments operation.
          * @example 993617894906488A
          */
         PaymentPspReference: string;
+        /**
+         * @description The `id` of the session.
+         * @example CS451F2AB1ED897A94
+         */
+        SessionId: string;
+        /**
+         * @description The `sessionResult` returned by the session payment call.
+         * @example X3XtfGC9.eyJzZXNzaW9uIjoiQ1M0NTFGMkFCMUVEODk3QTk0In0
+         */
+        SessionResult: string;
+        /**
+         * @description The shopper whose tokens are meant.
+         * @example shopper-4711
+         */
+        ShopperReferenceQuery: string;
+        /**
+         * @description The token identifier.
+         * @example M5N7TQ4TG5PFWR50
+         */
+        StoredPaymentMethodId: string;
     };
     requestBodies: never;
     headers: {
@@ -1152,6 +2383,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandalonePaymentCancelResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    cardDetails: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description Get the brands and other details of a card: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    donationCampaigns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DonationCampaignsRequest"];
+            };
+        };
+        responses: {
+            /** @description Get the active donation campaigns: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DonationCampaignsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    forward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutForwardRequest"];
+            };
+        };
+        responses: {
+            /** @description Forward stored payment details: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutForwardResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1226,6 +2568,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CancelOrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    originKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityRequest"];
+            };
+        };
+        responses: {
+            /** @description Create origin keys for origin domains: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UtilityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    paymentLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a payment link: done. */
+            201: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier of the payment link.
+                 * @example PLE83C39B0A0DE0C1E
+                 */
+                linkId: components["parameters"]["LinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a payment link: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier of the payment link.
+                 * @example PLE83C39B0A0DE0C1E
+                 */
+                linkId: components["parameters"]["LinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Expire a payment link: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    paymentMethods: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodsRequest"];
+            };
+        };
+        responses: {
+            /** @description Get the available payment methods: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1525,6 +3045,43 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    updatesOrderForPaypalExpressCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaypalUpdateOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a PayPal Express order: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaypalUpdateOrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getSandboxClock: {
         parameters: {
             query?: never;
@@ -1580,6 +3137,236 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a checkout session: done. */
+            201: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCheckoutSessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getResultOfPaymentSession: {
+        parameters: {
+            query: {
+                /**
+                 * @description The `sessionResult` returned by the session payment call.
+                 * @example X3XtfGC9.eyJzZXNzaW9uIjoiQ1M0NTFGMkFCMUVEODk3QTk0In0
+                 */
+                sessionResult: components["parameters"]["SessionResult"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `id` of the session.
+                 * @example CS451F2AB1ED897A94
+                 */
+                sessionId: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the result of a session: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sessionPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The `id` of the session.
+                 * @example CS451F2AB1ED897A94
+                 */
+                sessionId: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description Pay in a session: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPaymentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getTokensForStoredPaymentDetails: {
+        parameters: {
+            query: {
+                /**
+                 * @description The merchant account of the tokens.
+                 * @example DemoMerchantECOM
+                 */
+                merchantAccount: components["parameters"]["MerchantAccountQuery"];
+                /**
+                 * @description The shopper whose tokens are meant.
+                 * @example shopper-4711
+                 */
+                shopperReference: components["parameters"]["ShopperReferenceQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the tokens of a shopper: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListStoredPaymentMethodsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    storedPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoredPaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a token to store payment details: done. */
+            201: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPaymentMethodResource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteTokenForStoredPaymentDetails: {
+        parameters: {
+            query: {
+                /**
+                 * @description The merchant account of the tokens.
+                 * @example DemoMerchantECOM
+                 */
+                merchantAccount: components["parameters"]["MerchantAccountQuery"];
+                /**
+                 * @description The shopper whose tokens are meant.
+                 * @example shopper-4711
+                 */
+                shopperReference: components["parameters"]["ShopperReferenceQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The token identifier.
+                 * @example M5N7TQ4TG5PFWR50
+                 */
+                storedPaymentMethodId: components["parameters"]["StoredPaymentMethodId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a token: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };

@@ -19,10 +19,12 @@ function PairedExamples() {
           keys: exampleKeys(ctx.resolve(response).node?.content, ctx),
         }));
         const successKeys = new Set(byStatus.filter((r) => /^2/.test(r.status)).flatMap((r) => r.keys));
+        // A success without a body (204) has nothing to exemplify.
+        const bodilessSuccess = Object.entries(responses).some(([status, r]) => /^2/.test(status) && !ctx.resolve(r).node?.content);
         const anyKeys = new Set(byStatus.flatMap((r) => r.keys));
         const body = operation.requestBody && ctx.resolve(operation.requestBody).node;
         if (!body) {
-          if (successKeys.size === 0) {
+          if (successKeys.size === 0 && !bodilessSuccess) {
             ctx.report({ message: 'An operation without a request body needs a success response example.', location: ctx.location.child('responses') });
           }
           return;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describeRequirement, satisfies } from './auth/roles.js';
 import { hosted3ds } from './checkout/hosted-3ds.js';
+import { payByLinkPage } from './checkout/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
 import type { Deps } from './deps.js';
 import { CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
@@ -60,6 +61,7 @@ export function createApp(deps: Deps): Express {
     res.json({ status: 'ok' });
   });
   app.use(hosted3ds(store, deps.redirects));
+  app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
   const validators = (spec: SpecDocument) =>
     OpenApiValidator.middleware({

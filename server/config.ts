@@ -17,6 +17,14 @@ export interface Config {
   logLevel: LogLevel;
   demoCompanyApiKey: string | undefined;
   demoMerchantApiKey: string | undefined;
+  /** 64 hex characters: the AES-256 key that encrypts stored card numbers. */
+  cardEncryptionKey: string | undefined;
+  /** Hosts each merchant account may forward card details to; key `*` applies to all. */
+  forwardAllowList: Record<string, string[]>;
+  /** Allow forwarding to private, loopback and link-local addresses (tests only). */
+  forwardAllowPrivateNetworks: boolean;
+  forwardTimeoutMs: number;
+  forwardMaxResponseBytes: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -36,6 +44,23 @@ const integer = (min: number, max: number) => (raw: string) => {
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`must be an integer from ${min} to ${max}`);
   return n;
+};
+const hostList = (raw: string): Record<string, string[]> => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('must be JSON such as {"DemoMerchantECOM":["vault.example.com"],"*":["*.example.org"]}');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('must be a JSON object of merchant account to host list');
+  for (const hosts of Object.values(parsed)) {
+    if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string')) throw new Error('every value must be a list of host names');
+  }
+  return parsed as Record<string, string[]>;
+};
+const hexKey = (raw: string) => {
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be 64 hexadecimal characters (32 bytes)');
+  return raw;
 };
 const boolean = (raw: string) => oneOf('true', 'false')(raw) === 'true';
 const text = (raw: string) => raw;
@@ -61,6 +86,21 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   logLevel: { env: 'LOG_LEVEL', doc: 'info, warn, error or silent', default: () => 'info', parse: oneOf('info', 'warn', 'error', 'silent') },
   demoCompanyApiKey: { env: 'DEMO_COMPANY_API_KEY', doc: 'API key of the seeded company credential', default: () => undefined, parse: apiKey },
   demoMerchantApiKey: { env: 'DEMO_MERCHANT_API_KEY', doc: 'API key of the seeded merchant credential', default: () => undefined, parse: apiKey },
+  cardEncryptionKey: {
+    env: 'CARD_ENCRYPTION_KEY',
+    doc: 'AES-256 key for stored card numbers; in sandbox mode a key file beside the database is made when unset',
+    default: () => undefined,
+    parse: hexKey,
+  },
+  forwardAllowList: { env: 'FORWARD_ALLOWLIST', doc: 'JSON: merchant account (or *) to allowed forward hosts', default: () => ({}), parse: hostList },
+  forwardAllowPrivateNetworks: {
+    env: 'FORWARD_ALLOW_PRIVATE_NETWORKS',
+    doc: 'allow forwarding to private/loopback addresses (tests only)',
+    default: () => false,
+    parse: boolean,
+  },
+  forwardTimeoutMs: { env: 'FORWARD_TIMEOUT_MS', doc: 'timeout of a forward request', default: () => 10_000, parse: integer(100, 120_000) },
+  forwardMaxResponseBytes: { env: 'FORWARD_MAX_RESPONSE_BYTES', doc: 'largest forwarded response kept', default: () => 1_048_576, parse: integer(1024, 50_000_000) },
 };
 
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
@@ -79,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       problems.push(`${setting.env} ${(error as Error).message} (${setting.doc})`);
     }
   }
+  if (config.mode === 'production' && !config.cardEncryptionKey) problems.push('CARD_ENCRYPTION_KEY is required in production mode');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

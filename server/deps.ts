@@ -1,6 +1,7 @@
 import type { AdjustableClock, Clock } from './clock.js';
 import type { RedirectSigner } from './checkout/redirects.js';
 import type { Config } from './config.js';
+import type { CardVault } from './crypto/card-vault.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/types.js';
 
@@ -12,5 +13,7 @@ export interface Deps {
   /** Present in sandbox mode only: the time control. */
   sandboxClock: AdjustableClock | undefined;
   redirects: RedirectSigner;
+  /** Encrypts stored card numbers. */
+  vault: CardVault;
   logger: Logger;
 }

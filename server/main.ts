@@ -2,6 +2,7 @@ import { RedirectSigner } from './checkout/redirects.js';
 import { SandboxClock, systemClock } from './clock.js';
 import { loadConfig } from './config.js';
 import { createApp } from './app.js';
+import { loadCardVault } from './crypto/card-vault.js';
 import { createLogger } from './logger.js';
 import { DEMO, seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   const clock = sandboxClock ?? systemClock;
   const seed = await seedDemoData(store, clock.now(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
   const redirects = await RedirectSigner.load(store);
-  const app = createApp({ config, store, clock, sandboxClock, redirects, logger });
+  const app = createApp({ config, store, clock, sandboxClock, redirects, vault: loadCardVault(config), logger });
 
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();

@@ -6,6 +6,12 @@ import * as modifications from './checkout/modifications.js';
 import * as orders from './checkout/orders.js';
 import * as payments from './checkout/payments.js';
 import * as sandbox from './checkout/sandbox.js';
+import * as sessions from './checkout/sessions.js';
+import * as paymentMethods from './checkout/payment-methods.js';
+import * as recurring from './checkout/recurring.js';
+import * as donations from './checkout/donations.js';
+import * as paymentLinks from './checkout/payment-links.js';
+import * as utility from './checkout/utility.js';
 import * as accounts from './management/accounts.js';
 import * as me from './management/me.js';
 import type { HandlerDeps, HandlerFactory } from './http/types.js';
@@ -33,6 +39,21 @@ export const OPERATIONS = {
   updateAuthorisedAmount: { requires: CHECKOUT_ROLES, handler: modifications.updateAuthorisedAmount },
   orders: { requires: CHECKOUT_ROLES, handler: orders.orders },
   cancelOrder: { requires: CHECKOUT_ROLES, handler: orders.cancelOrder },
+  sessions: { requires: CHECKOUT_ROLES, handler: sessions.sessions },
+  sessionPayments: { requires: CHECKOUT_ROLES, handler: sessions.sessionPayments },
+  getResultOfPaymentSession: { requires: CHECKOUT_ROLES, handler: sessions.getResultOfPaymentSession },
+  paymentMethods: { requires: CHECKOUT_ROLES, handler: paymentMethods.paymentMethods },
+  cardDetails: { requires: CHECKOUT_ROLES, handler: paymentMethods.cardDetails },
+  storedPaymentMethods: { requires: CHECKOUT_ROLES, handler: recurring.storedPaymentMethods },
+  getTokensForStoredPaymentDetails: { requires: CHECKOUT_ROLES, handler: recurring.getTokensForStoredPaymentDetails },
+  deleteTokenForStoredPaymentDetails: { requires: CHECKOUT_ROLES, handler: recurring.deleteTokenForStoredPaymentDetails },
+  forward: { requires: CHECKOUT_ROLES, handler: recurring.forward },
+  donationCampaigns: { requires: CHECKOUT_ROLES, handler: donations.donationCampaigns },
+  paymentLinks: { requires: CHECKOUT_ROLES, handler: paymentLinks.paymentLinks },
+  getPaymentLink: { requires: CHECKOUT_ROLES, handler: paymentLinks.getPaymentLink },
+  updatePaymentLink: { requires: CHECKOUT_ROLES, handler: paymentLinks.updatePaymentLink },
+  updatesOrderForPaypalExpressCheckout: { requires: CHECKOUT_ROLES, handler: utility.updatesOrderForPaypalExpressCheckout },
+  originKeys: { requires: CHECKOUT_ROLES, handler: utility.originKeys },
   getSandboxClock: { requires: 'authenticated', handler: sandbox.getSandboxClock },
   advanceSandboxClock: { requires: 'authenticated', handler: sandbox.advanceSandboxClock },
 

@@ -1,6 +1,7 @@
 import { CHECKOUT_ROLES, ALL_ROLES } from './auth/roles.js';
 import { hashApiKey, newApiKey, newClientKey } from './auth/credentials.domain.js';
-import type { Merchant, Store } from './store/types.js';
+import { newPspReference } from './checkout/references.js';
+import type { Merchant, PaymentMethodSetting, Store } from './store/types.js';
 
 export const DEMO = {
   companyId: 'DemoCompany',
@@ -55,6 +56,9 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
         shopWebAddress: 'https://stores.example.com',
       }),
     );
+    for (const merchantId of [DEMO.merchantEcom, DEMO.merchantPos]) {
+      for (const setting of defaultPaymentMethodSettings(merchantId, createdAt)) await tx.insertPaymentMethodSetting(setting);
+    }
     const companyKey = keys.company ?? newApiKey();
     const merchantKey = keys.merchant ?? newApiKey();
     const base = { allowedIpAddresses: [], associatedMerchantAccounts: [], active: true, createdAt };
@@ -85,4 +89,49 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       generatedKeys: { ...(keys.company ? {} : { company: companyKey }), ...(keys.merchant ? {} : { merchant: merchantKey }) },
     };
   });
+}
+
+const SEPA = ['AT', 'BE', 'DE', 'ES', 'FI', 'FR', 'IE', 'IT', 'LU', 'NL', 'PT'];
+
+/**
+ * The payment methods a new demo merchant account has: card brands everywhere, local methods
+ * where they exist, wallets on the channels that have them, and one method tied to a store.
+ */
+export function defaultPaymentMethodSettings(merchantId: string, createdAt: string): PaymentMethodSetting[] {
+  const setting = (type: string, overrides: Partial<PaymentMethodSetting> = {}): PaymentMethodSetting => ({
+    id: `PM${newPspReference()}${newPspReference().slice(0, 9)}`,
+    merchantId,
+    type,
+    enabled: true,
+    countries: [],
+    currencies: [],
+    customRoutingFlags: [],
+    storeIds: [],
+    channels: [],
+    shopperInteraction: 'eCommerce',
+    reference: null,
+    minAmount: null,
+    maxAmount: null,
+    details: {},
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  });
+  return [
+    setting('visa'),
+    setting('mc'),
+    setting('amex'),
+    setting('maestro'),
+    setting('jcb'),
+    setting('cup'),
+    setting('diners', { enabled: false }),
+    setting('ideal', { countries: ['NL'], currencies: ['EUR'] }),
+    setting('bcmc', { countries: ['BE'], currencies: ['EUR'] }),
+    setting('paypal', { currencies: ['EUR', 'USD', 'GBP'] }),
+    setting('klarna', { countries: ['NL', 'DE', 'SE', 'AT'], currencies: ['EUR', 'SEK'], minAmount: 100, maxAmount: 1_000_000 }),
+    setting('sepadirectdebit', { countries: SEPA, currencies: ['EUR'] }),
+    setting('applepay', { channels: ['iOS', 'Web'], details: { applePay: { domains: ['shop.example.com'] } } }),
+    setting('googlepay', { channels: ['Android', 'Web'] }),
+    setting('giftcard', { storeIds: ['AMS01'], shopperInteraction: 'pos' }),
+  ];
 }

@@ -1,22 +1,24 @@
 import type { components, operations } from '../../generated/checkout.js';
 import { baseUrlOf } from '../http/links.js';
 import type { HandlerFactory, JsonBody } from '../http/types.js';
-import { makePayment, type PaymentOutcome, submitPaymentDetails } from './payments.domain.js';
+import { makePayment, type PaymentInput, type PaymentOutcome, submitPaymentDetails } from './payments.domain.js';
 
 type PaymentResponse = components['schemas']['PaymentResponse'];
 
 /** The wire form of a payment; the full card number never reaches it (first six and last four only). */
-export function toPaymentResponse({ payment, order }: PaymentOutcome, baseUrl: string): PaymentResponse {
+export function toPaymentResponse({ payment, order, token }: PaymentOutcome, baseUrl: string): PaymentResponse {
   const response: PaymentResponse = {
     pspReference: payment.pspReference,
     resultCode: payment.resultCode,
     merchantReference: payment.reference,
     amount: { currency: payment.currency, value: payment.originalValue },
-    paymentMethod: { brand: payment.cardBrand, type: 'scheme' },
+    paymentMethod: payment.paymentMethodType === 'scheme' ? { brand: payment.cardBrand, type: 'scheme' } : { type: payment.paymentMethodType },
   };
   if (payment.resultCode === 'RedirectShopper') {
     response.action = { type: 'redirect', method: 'GET', url: `${baseUrl}/hosted/3ds/${payment.pspReference}`, paymentMethodType: 'scheme' };
-  } else {
+  } else if (payment.resultCode === 'Pending' && payment.paymentData) {
+    response.action = { type: 'sdk', paymentMethodType: payment.paymentMethodType, paymentData: payment.paymentData, sdkData: { token: `EC-${payment.pspReference}` } };
+  } else if (payment.paymentMethodType === 'scheme') {
     response.additionalData = {
       cardSummary: payment.cardLastFour,
       cardBin: payment.cardBin,
@@ -25,6 +27,13 @@ export function toPaymentResponse({ payment, order }: PaymentOutcome, baseUrl: s
       refusalReasonRaw: payment.resultCode === 'Authorised' ? 'AUTHORISED' : (payment.refusalReason ?? ''),
       ...(payment.authCode && payment.resultCode === 'Authorised' ? { authCode: payment.authCode } : {}),
       ...(payment.holderName ? { cardHolderName: payment.holderName } : {}),
+      ...(payment.storedPaymentMethodId && payment.shopperReference
+        ? {
+            'tokenization.storedPaymentMethodId': payment.storedPaymentMethodId,
+            'tokenization.shopperReference': payment.shopperReference,
+            'tokenization.store.operationType': token ? 'created' : 'alreadyExisting',
+          }
+        : {}),
     };
   }
   if (payment.refusalReason) {
@@ -44,21 +53,29 @@ export function toPaymentResponse({ payment, order }: PaymentOutcome, baseUrl: s
   return response;
 }
 
+/** The payment request fields the domain uses. */
+export function paymentInput(body: JsonBody<operations['payments']>): PaymentInput {
+  return {
+    merchantAccount: body.merchantAccount,
+    reference: body.reference,
+    returnUrl: body.returnUrl,
+    amount: body.amount,
+    paymentMethod: body.paymentMethod,
+    ...(body.captureDelayHours !== undefined && { captureDelayHours: body.captureDelayHours }),
+    ...(body.additionalData && { additionalData: body.additionalData }),
+    ...(body.order && { order: body.order }),
+    ...(body.shopperReference && { shopperReference: body.shopperReference }),
+    ...(body.shopperEmail && { shopperEmail: body.shopperEmail }),
+    ...(body.storePaymentMethod !== undefined && { storePaymentMethod: body.storePaymentMethod }),
+    ...(body.recurringProcessingModel && { recurringProcessingModel: body.recurringProcessingModel }),
+  };
+}
+
 /** POST /payments */
 export const payments: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['payments']>;
-    const outcome = await makePayment(tx, deps.clock.now(), caller.credential, {
-      merchantAccount: body.merchantAccount,
-      reference: body.reference,
-      returnUrl: body.returnUrl,
-      amount: body.amount,
-      paymentMethod: body.paymentMethod,
-      ...(body.captureDelayHours !== undefined && { captureDelayHours: body.captureDelayHours }),
-      ...(body.additionalData && { additionalData: body.additionalData }),
-      ...(body.order && { order: body.order }),
-      ...(body.shopperReference && { shopperReference: body.shopperReference }),
-    });
+    const outcome = await makePayment({ tx, now: deps.clock.now(), vault: deps.vault }, caller.credential, paymentInput(body));
     return toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
   });
 
@@ -66,6 +83,8 @@ export const payments: HandlerFactory = (deps) =>
 export const paymentsDetails: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['paymentsDetails']>;
-    const outcome = await submitPaymentDetails(tx, deps.clock.now(), caller.credential, deps.redirects, body.details);
-    return toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+    const input = { details: body.details, ...(body.paymentData !== undefined && { paymentData: body.paymentData }) };
+    const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(), vault: deps.vault }, caller.credential, deps.redirects, input);
+    const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+    return response;
   });

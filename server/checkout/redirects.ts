@@ -44,7 +44,8 @@ export class RedirectSigner {
     }
   }
 
-  private mac(payload: string): string {
+  /** A keyed digest of any text with the server secret (used for origin keys and session results too). */
+  mac(payload: string): string {
     return createHmac('sha256', this.secret).update(payload).digest('base64url');
   }
 }

@@ -95,6 +95,26 @@ export const ERR_ORDER_CLOSED = e(422, '22_012', 'The order is no longer open', 
 export const ERR_ORDER_NOT_FOUND = e(422, '22_013', 'Order not found: pspReference and orderData do not match an order of this merchant account', 'validation');
 export const ERR_EXPIRES_AT_INVALID = e(422, '22_014', "Field 'expiresAt' must be a future time", 'validation');
 
+// Tokens, links, sessions, forward, PayPal.
+export const ERR_TOKEN_NOT_FOUND = e(422, '800', 'Contract not found', 'validation');
+export const ERR_METADATA_SIZE = e(422, '177', 'Metadata size exceeds limit', 'validation');
+export const ERR_METADATA_KEY_SIZE = e(422, '178', 'Metadata key size exceeds limit', 'validation');
+export const ERR_EXPIRES_AT_TOO_LATE = e(422, '14_0379', 'expiresAt is greater than the allowed date', 'validation');
+export const ERR_LINK_EXPIRED = e(422, '14_0385', 'PaymentLink is expired', 'validation');
+export const ERR_LINK_NOT_FOUND = e(422, '14_0386', 'PaymentLink not found', 'validation');
+export const ERR_LINK_NOT_PAYABLE = e(422, '14_0387', 'PaymentLink is completed and cannot be changed or paid', 'validation');
+export const ERR_RECURRING_MODEL_REQUIRED = e(422, '158', "Required field 'recurringProcessingModel' is not provided", 'validation');
+export const ERR_SESSION_NOT_FOUND = e(422, '14_0021', 'Session not found', 'validation');
+export const ERR_SESSION_EXPIRED = e(422, '14_008', 'Session has expired', 'validation');
+export const ERR_SESSION_DATA = e(422, '14_0022', "Invalid field 'sessionData': it does not belong to this session", 'validation');
+export const ERR_SESSION_COMPLETED = e(422, '14_0023', 'The session already has an authorised payment', 'validation');
+export const ERR_SESSION_RESULT = e(422, '14_0024', "Invalid field 'sessionResult'", 'validation');
+export const ERR_FORWARD_DESTINATION = e(422, '15_001', 'Forward destination not allowed', 'validation');
+export const ERR_FORWARD_FAILED = e(422, '15_002', 'The third party could not be reached', 'validation');
+export const ERR_PAYPAL_NOT_PENDING = e(422, '14_0030', 'The payment is not a pending PayPal payment', 'validation');
+export const ERR_PAYPAL_PAYMENT_DATA = e(422, '14_003', 'Invalid paymentData', 'validation');
+export const ERR_DELIVERY_METHODS = e(422, '192', "Invalid field 'deliveryMethods': exactly one must be selected", 'validation');
+
 // Sandbox.
 export const ERR_SANDBOX_ONLY = e(404, '000', 'Not Found: sandbox operations are disabled in production mode', 'configuration', '00_404');
 

@@ -30,6 +30,8 @@ function fingerprint(req: Request): string {
   return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`).digest('hex');
 }
 
+export type Effect<P, T> = (prepared: P) => Promise<T>;
+
 export type Work<T> = (tx: Tx, caller: Caller, req: Request) => Promise<T>;
 
 /**
@@ -88,6 +90,56 @@ export class Commands {
       }
     };
   }
+
+  /**
+   * For commands whose effect leaves this system (an outbound HTTP call): `prepare` runs in a
+   * transaction, `effect` outside any (a slow third party must not hold the store), and with an
+   * Idempotency-Key the response is recorded afterwards. A crash between the effect and the
+   * record means a retry repeats the effect: such operations are at-least-once, and say so.
+   */
+  effectHandler<P, T>(status: number, prepare: Work<P>, effect: Effect<P, T>): RequestHandler {
+    return async (req, res) => {
+      const caller = callerOf(res);
+      const key = req.get(IDEMPOTENCY_HEADER);
+      const scope = key === undefined ? undefined : `${caller.credential.companyId}\u0000${key}`;
+      if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+      if (scope !== undefined) this.inFlight.add(scope);
+      try {
+        const print = fingerprint(req);
+        const first = await this.store.transaction(async (tx) => {
+          if (key !== undefined) {
+            const prior = await tx.getIdempotencyRecord(caller.credential.companyId, key);
+            if (prior && prior.fingerprint !== print) throw new ApiError(ERR_ALREADY_PROCESSED);
+            if (prior) return { replay: { status: prior.statusCode, body: JSON.parse(prior.body) as unknown } };
+          }
+          return { prepared: await prepare(tx, caller, req) };
+        });
+        if ('replay' in first && first.replay) return sendWithKey(res, first.replay.status, first.replay.body, key);
+        const body = await effect((first as { prepared: P }).prepared);
+        if (key !== undefined) {
+          await this.store.transaction(async (tx) => {
+            if (await tx.getIdempotencyRecord(caller.credential.companyId, key)) return;
+            await tx.insertIdempotencyRecord({
+              companyId: caller.credential.companyId,
+              key,
+              fingerprint: print,
+              statusCode: status,
+              body: JSON.stringify(body),
+              createdAt: this.now().toISOString(),
+            });
+          });
+        }
+        sendWithKey(res, status, body, key);
+      } finally {
+        if (scope !== undefined) this.inFlight.delete(scope);
+      }
+    };
+  }
+}
+
+function sendWithKey(res: Response, status: number, body: unknown, key: string | undefined) {
+  if (key !== undefined) res.set(IDEMPOTENCY_HEADER, key);
+  send(res, status, body);
 }
 
 /** Sends the body without its undefined fields: echoed optional request fields are often absent. */

@@ -55,7 +55,7 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
 }
 
-export type ResultCode = 'Authorised' | 'Refused' | 'RedirectShopper' | 'Cancelled' | 'Error';
+export type ResultCode = 'Authorised' | 'Refused' | 'RedirectShopper' | 'Pending' | 'Cancelled' | 'Error';
 
 export interface Payment {
   pspReference: string;
@@ -94,6 +94,13 @@ export interface Payment {
   orderPspReference: string | null;
   /** Whether the redirect result of a RedirectShopper payment has been used. */
   detailsSubmitted: boolean;
+  /** `scheme` for cards, or `paypal`. */
+  paymentMethodType: string;
+  /** For a pending PayPal payment: the current paymentData; it changes with every order update. */
+  paymentData: string | null;
+  sessionId: string | null;
+  paymentLinkId: string | null;
+  storedPaymentMethodId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -125,6 +132,96 @@ export interface Order {
   orderData: string;
   expiresAt: string;
   status: 'open' | 'completed' | 'cancelled';
+  createdAt: string;
+}
+
+export type RecurringProcessingModel = 'CardOnFile' | 'Subscription' | 'UnscheduledCardOnFile';
+
+export interface StoredPaymentMethod {
+  id: string;
+  companyId: string;
+  merchantAccount: string;
+  shopperReference: string;
+  shopperEmail: string | null;
+  brand: string;
+  cardBin: string;
+  lastFour: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string | null;
+  recurringProcessingModel: RecurringProcessingModel;
+  /** The card number, encrypted with the configured key (see server/crypto/card-vault.ts). */
+  encryptedNumber: string;
+  createdAt: string;
+}
+
+export type PaymentLinkStatus = 'active' | 'completed' | 'expired' | 'paid' | 'paymentPending';
+
+export interface PaymentLink {
+  id: string;
+  companyId: string;
+  merchantAccount: string;
+  reference: string;
+  /** The request fields as stored (wire names), echoed in responses. */
+  fields: Record<string, unknown>;
+  status: PaymentLinkStatus;
+  reusable: boolean;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  companyId: string;
+  merchantAccount: string;
+  reference: string;
+  fields: Record<string, unknown>;
+  sessionData: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface PaymentMethodSetting {
+  id: string;
+  merchantId: string;
+  /** A management type: a card brand (`visa`, `mc`, …) or a method (`ideal`, `paypal`, …). */
+  type: string;
+  enabled: boolean;
+  /** Empty means every country (currency) of the method. */
+  countries: string[];
+  currencies: string[];
+  customRoutingFlags: string[];
+  /** Empty means not tied to a store. */
+  storeIds: string[];
+  /** Empty means every channel. */
+  channels: string[];
+  shopperInteraction: string | null;
+  reference: string | null;
+  minAmount: number | null;
+  maxAmount: number | null;
+  /** Per-type details (wire names), e.g. `{ applePay: { domains: [...] } }`. */
+  details: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An outcome to report as a webhook event (the transactional outbox). */
+export interface OutboxEvent {
+  id?: number;
+  companyId: string;
+  merchantAccount: string;
+  eventCode: string;
+  pspReference: string;
+  originalReference: string | null;
+  merchantReference: string;
+  currency: string;
+  value: number;
+  success: boolean;
+  reason: string;
+  paymentMethod: string | null;
+  additionalData: Record<string, string>;
+  eventDate: string;
   createdAt: string;
 }
 
@@ -168,6 +265,7 @@ export interface Tx {
   /** The most recent payment of the merchant account with that merchant reference. */
   findLatestPaymentByReference(merchantAccount: string, reference: string): Promise<Payment | undefined>;
   listPaymentsOfOrder(orderPspReference: string): Promise<Payment[]>;
+  findPaymentByPaymentData(paymentData: string): Promise<Payment | undefined>;
   updatePayment(payment: Payment): Promise<void>;
   insertModification(modification: Modification): Promise<void>;
   listModifications(paymentPspReference: string): Promise<Modification[]>;
@@ -175,6 +273,27 @@ export interface Tx {
   insertOrder(order: Order): Promise<void>;
   getOrderForUpdate(pspReference: string): Promise<Order | undefined>;
   updateOrder(order: Order): Promise<void>;
+
+  insertStoredPaymentMethod(token: StoredPaymentMethod): Promise<void>;
+  getStoredPaymentMethod(id: string): Promise<StoredPaymentMethod | undefined>;
+  listStoredPaymentMethods(merchantAccount: string, shopperReference: string): Promise<StoredPaymentMethod[]>;
+  deleteStoredPaymentMethod(id: string): Promise<void>;
+
+  insertPaymentLink(link: PaymentLink): Promise<void>;
+  getPaymentLink(id: string): Promise<PaymentLink | undefined>;
+  updatePaymentLink(link: PaymentLink): Promise<void>;
+
+  insertSession(session: CheckoutSession): Promise<void>;
+  getSession(id: string): Promise<CheckoutSession | undefined>;
+  listPaymentsOfSession(sessionId: string): Promise<Payment[]>;
+
+  insertPaymentMethodSetting(setting: PaymentMethodSetting): Promise<void>;
+  getPaymentMethodSetting(id: string): Promise<PaymentMethodSetting | undefined>;
+  listPaymentMethodSettings(merchantId: string): Promise<PaymentMethodSetting[]>;
+  updatePaymentMethodSetting(setting: PaymentMethodSetting): Promise<void>;
+
+  insertEvent(event: OutboxEvent): Promise<number>;
+  listEvents(merchantAccount: string, afterId: number, limit: number): Promise<OutboxEvent[]>;
 
   getIdempotencyRecord(companyId: string, key: string): Promise<IdempotencyRecord | undefined>;
   insertIdempotencyRecord(record: IdempotencyRecord): Promise<void>;

@@ -1,43 +1,64 @@
 /**
  * What each operation needs to exist before its spec example can be replayed against a real
- * server: a payment to capture, an order to cancel, a redirect to finish. Keyed by operationId;
- * operations whose examples stand alone need no entry.
+ * server: a payment to capture, an order to cancel, a redirect to finish, a token to forward.
+ * Keyed by operationId; operations whose examples stand alone need no entry.
  */
-import type { ExampleCase, Target } from './suite.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Arranged, ExampleCase, Target } from './suite.js';
 
-type Arranged = { path?: Record<string, string>; body?: unknown };
 type Arrange = (target: Target, c: ExampleCase) => Promise<Arranged>;
 
-async function post(target: Target, path: string, body: unknown): Promise<any> {
+async function call(target: Target, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${target.baseUrl.checkout}${path}`, {
-    method: 'POST',
+    method,
     headers: { ...target.headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const json = await response.json();
-  if (!response.ok) throw new Error(`arranging ${path} failed: ${response.status} ${JSON.stringify(json)}`);
+  if (!response.ok) throw new Error(`arranging ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }
+const post = (target: Target, path: string, body: unknown) => call(target, 'POST', path, body);
 
 const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
+const base = { merchantAccount: 'DemoMerchantECOM', returnUrl: 'https://shop.example.com/return' };
 
-async function payment(target: Target, value = 1000, overrides: Record<string, unknown> = {}): Promise<string> {
-  const paid = await post(target, '/payments', {
-    amount: { currency: 'EUR', value },
-    reference: `contract-${Date.now()}`,
-    merchantAccount: 'DemoMerchantECOM',
-    returnUrl: 'https://shop.example.com/return',
-    paymentMethod: card,
-    ...overrides,
-  });
-  return paid.pspReference as string;
+async function payment(target: Target, value = 1000, overrides: Record<string, unknown> = {}): Promise<any> {
+  return post(target, '/payments', { ...base, amount: { currency: 'EUR', value }, reference: `contract-${Date.now()}`, paymentMethod: card, ...overrides });
+}
+
+async function token(target: Target, shopperReference = 'shopper-4711'): Promise<string> {
+  const stored = await post(target, '/storedPaymentMethods', { merchantAccount: 'DemoMerchantECOM', shopperReference, recurringProcessingModel: 'CardOnFile', paymentMethod: card });
+  return stored.id as string;
 }
 
 const onPayment = (prepare?: (target: Target, psp: string) => Promise<void>): Arrange => async (target) => {
-  const psp = await payment(target, 2000);
+  const psp = (await payment(target, 2000)).pspReference as string;
   if (prepare) await prepare(target, psp);
   return { path: { paymentPspReference: psp } };
 };
+
+async function session(target: Target): Promise<any> {
+  return post(target, '/sessions', { ...base, reference: 'contract-session', amount: { currency: 'EUR', value: 1000 } });
+}
+
+/** A loopback third party for the forward example; it answers 201 with a small JSON body. */
+let vault: Server | undefined;
+async function vaultUrl(): Promise<string> {
+  if (!vault) {
+    vault = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"vault-card-1"}'));
+    });
+    await new Promise<void>((resolve) => vault!.listen(0, '127.0.0.1', resolve));
+  }
+  return `http://127.0.0.1:${(vault.address() as AddressInfo).port}`;
+}
+export async function closeArranged(): Promise<void> {
+  if (vault) await new Promise((resolve) => vault!.close(resolve));
+  vault = undefined;
+}
 
 export const ARRANGE: Record<string, Arrange> = {
   captureAuthorisedPayment: onPayment(),
@@ -56,15 +77,30 @@ export const ARRANGE: Record<string, Arrange> = {
     return { body: { ...(c.body as object), order: { pspReference: order.pspReference, orderData: order.orderData } } };
   },
   paymentsDetails: async (target) => {
-    const started = await post(target, '/payments', {
-      amount: { currency: 'EUR', value: 4200 },
-      reference: 'contract-3ds',
-      merchantAccount: 'DemoMerchantECOM',
-      returnUrl: 'https://shop.example.com/return',
-      paymentMethod: { ...card, encryptedCardNumber: 'test_4212345678910006' },
-    });
+    const started = await payment(target, 4200, { paymentMethod: { ...card, encryptedCardNumber: 'test_4212345678910006' } });
     const complete = await fetch(`${started.action.url}/complete?outcome=authorised`, { redirect: 'manual' });
     const redirectResult = new URL(complete.headers.get('location')!).searchParams.get('redirectResult');
     return { body: { details: { redirectResult } } };
+  },
+  sessionPayments: async (target, c) => {
+    const created = await session(target);
+    return { path: { sessionId: created.id }, body: { ...(c.body as object), sessionData: created.sessionData } };
+  },
+  getResultOfPaymentSession: async (target) => {
+    const created = await session(target);
+    const paid = await post(target, `/sessions/${created.id}/payments`, { sessionData: created.sessionData, paymentMethod: card });
+    return { path: { sessionId: created.id }, query: { sessionResult: paid.sessionResult } };
+  },
+  getTokensForStoredPaymentDetails: async (target) => {
+    await token(target);
+    return {};
+  },
+  deleteTokenForStoredPaymentDetails: async (target) => ({ path: { storedPaymentMethodId: await token(target) } }),
+  forward: async (target, c) => ({ body: { ...(c.body as object), storedPaymentMethodId: await token(target), baseUrl: await vaultUrl() } }),
+  getPaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
+  updatePaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
+  updatesOrderForPaypalExpressCheckout: async (target, c) => {
+    const pending = await payment(target, 1500, { paymentMethod: { type: 'paypal', subtype: 'express' } });
+    return { body: { ...(c.body as object), pspReference: pending.pspReference, paymentData: pending.action.paymentData } };
   },
 };

@@ -83,6 +83,9 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
         for (const r of responses.filter((r) => r.status < 300)) {
           for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, schemaPointer: r.schemaPointer });
         }
+        // A success without a body (204) is replayed too; there is nothing to validate.
+        const empty = Object.entries<Json>(op.responses).find(([status, ref]) => Number(status) < 300 && !deref(spec, ref).node.content);
+        if (empty) cases.push({ area, operation, scenario: 'no-content', status: Number(empty[0]), body: undefined, schemaPointer: '' });
       }
     }
   }
@@ -98,6 +101,7 @@ export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
   const id = `https://contract.local/${area}.json`;
   ajv.addSchema({ ...spec, $id: id });
   return (pointer: string, body: unknown): string[] => {
+    if (pointer === '') return body === undefined ? [] : ['a response without content has a body'];
     const validate = ajv.getSchema(`${id}${pointer}`) ?? ajv.compile({ $ref: `${id}${pointer}` });
     return validate(body) ? [] : (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath || '/'} ${e.message ?? ''}`);
   };
@@ -110,18 +114,27 @@ export interface Target {
   preferExample: boolean;
 }
 
-/** Fills path parameters: the arranged ones, else the parameter's own example. */
-export function buildUrl(target: Target, c: ExampleCase, pathParams: Record<string, string> = {}): string {
-  const path = c.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const value = pathParams[name] ?? c.operation.parameters.find((p) => p.in === 'path' && p.name === name)?.example;
-    return encodeURIComponent(String(value));
-  });
-  return `${target.baseUrl[c.area]}${path}`;
+export interface Arranged {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
 }
 
-export async function replay(target: Target, c: ExampleCase, arranged: { path?: Record<string, string>; body?: unknown } = {}) {
+/** Fills path and required query parameters: the arranged ones, else the parameter's own example. */
+export function buildUrl(target: Target, c: ExampleCase, arranged: Arranged = {}): string {
+  const param = (where: string, name: string) => c.operation.parameters.find((p) => p.in === where && p.name === name);
+  const path = c.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(String(arranged.path?.[name] ?? param('path', name)?.example)));
+  const query = new URLSearchParams();
+  for (const p of c.operation.parameters.filter((p) => p.in === 'query' && (p as { required?: boolean }).required)) {
+    query.set(p.name, String(arranged.query?.[p.name] ?? p.example));
+  }
+  const search = query.toString();
+  return `${target.baseUrl[c.area]}${path}${search ? `?${search}` : ''}`;
+}
+
+export async function replay(target: Target, c: ExampleCase, arranged: Arranged = {}) {
   const body = arranged.body ?? c.body;
-  const response = await fetch(buildUrl(target, c, arranged.path), {
+  const response = await fetch(buildUrl(target, c, arranged), {
     method: c.operation.method,
     headers: {
       ...target.headers,

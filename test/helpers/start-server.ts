@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app.js';
+import { loadCardVault } from '../../server/crypto/card-vault.js';
 import { RedirectSigner } from '../../server/checkout/redirects.js';
 import { SandboxClock } from '../../server/clock.js';
 import { type Config, loadConfig } from '../../server/config.js';
@@ -26,13 +27,22 @@ export interface TestServer {
 
 /** Starts the app in this process on a free loopback port with a fresh in-memory store, seeded. */
 export async function startServer(overrides: Partial<Config> = {}, options: { wrapStore?: (store: Store) => Store } = {}): Promise<TestServer> {
-  const config = loadConfig({}, { logLevel: 'silent', databasePath: ':memory:', port: 0, validateResponses: true, ...overrides });
+  const config = loadConfig({}, {
+    logLevel: 'silent',
+    databasePath: ':memory:',
+    port: 0,
+    validateResponses: true,
+    cardEncryptionKey: '6b'.repeat(32),
+    forwardAllowList: { '*': ['127.0.0.1', 'localhost'] },
+    forwardAllowPrivateNetworks: true,
+    ...overrides,
+  });
   const realStore = openStore(config);
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
   const clock = await SandboxClock.load(realStore);
   await seedDemoData(realStore, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
   const redirects = await RedirectSigner.load(realStore);
-  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, logger: createLogger(config.logLevel) });
+  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault: loadCardVault(config), logger: createLogger(config.logLevel) });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

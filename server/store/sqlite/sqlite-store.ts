@@ -3,7 +3,12 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type {
   ApiKeyRecord,
+  CheckoutSession,
   Company,
+  OutboxEvent,
+  PaymentLink,
+  PaymentMethodSetting,
+  StoredPaymentMethod,
   Credential,
   IdempotencyRecord,
   Merchant,
@@ -92,6 +97,11 @@ const toPayment = (r: Row): Payment => ({
   returnUrl: str(r.return_url),
   orderPspReference: strOrNull(r.order_psp_reference),
   detailsSubmitted: bool(r.details_submitted),
+  paymentMethodType: str(r.payment_method_type),
+  paymentData: strOrNull(r.payment_data),
+  sessionId: strOrNull(r.session_id),
+  paymentLinkId: strOrNull(r.payment_link_id),
+  storedPaymentMethodId: strOrNull(r.stored_payment_method_id),
   createdAt: str(r.created_at),
   updatedAt: str(r.updated_at),
 });
@@ -126,6 +136,11 @@ const paymentParams = (p: Payment) => ({
   return_url: p.returnUrl,
   order_psp_reference: p.orderPspReference,
   details_submitted: p.detailsSubmitted ? 1 : 0,
+  payment_method_type: p.paymentMethodType,
+  payment_data: p.paymentData,
+  session_id: p.sessionId,
+  payment_link_id: p.paymentLinkId,
+  stored_payment_method_id: p.storedPaymentMethodId,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
 });
@@ -154,6 +169,95 @@ const toOrder = (r: Row): Order => ({
   orderData: str(r.order_data),
   expiresAt: str(r.expires_at),
   status: str(r.status) as Order['status'],
+  createdAt: str(r.created_at),
+});
+
+const toToken = (r: Row): StoredPaymentMethod => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  shopperReference: str(r.shopper_reference),
+  shopperEmail: strOrNull(r.shopper_email),
+  brand: str(r.brand),
+  cardBin: str(r.card_bin),
+  lastFour: str(r.last_four),
+  expiryMonth: str(r.expiry_month),
+  expiryYear: str(r.expiry_year),
+  holderName: strOrNull(r.holder_name),
+  recurringProcessingModel: str(r.recurring_processing_model) as StoredPaymentMethod['recurringProcessingModel'],
+  encryptedNumber: str(r.encrypted_number),
+  createdAt: str(r.created_at),
+});
+
+const toLink = (r: Row): PaymentLink => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  reference: str(r.reference),
+  fields: json<Record<string, unknown>>(r.fields),
+  status: str(r.status) as PaymentLink['status'],
+  reusable: bool(r.reusable),
+  expiresAt: str(r.expires_at),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+const linkParams = (l: PaymentLink) => ({ ...l, fields: JSON.stringify(l.fields), reusable: l.reusable ? 1 : 0 });
+
+const toSession = (r: Row): CheckoutSession => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  reference: str(r.reference),
+  fields: json<Record<string, unknown>>(r.fields),
+  sessionData: str(r.session_data),
+  expiresAt: str(r.expires_at),
+  createdAt: str(r.created_at),
+});
+
+const toSetting = (r: Row): PaymentMethodSetting => ({
+  id: str(r.id),
+  merchantId: str(r.merchant_id),
+  type: str(r.type),
+  enabled: bool(r.enabled),
+  countries: json<string[]>(r.countries),
+  currencies: json<string[]>(r.currencies),
+  customRoutingFlags: json<string[]>(r.custom_routing_flags),
+  storeIds: json<string[]>(r.store_ids),
+  channels: json<string[]>(r.channels),
+  shopperInteraction: strOrNull(r.shopper_interaction),
+  reference: strOrNull(r.reference),
+  minAmount: r.min_amount === null ? null : num(r.min_amount),
+  maxAmount: r.max_amount === null ? null : num(r.max_amount),
+  details: json<Record<string, unknown>>(r.details),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+const settingParams = (m: PaymentMethodSetting) => ({
+  ...m,
+  enabled: m.enabled ? 1 : 0,
+  countries: JSON.stringify(m.countries),
+  currencies: JSON.stringify(m.currencies),
+  customRoutingFlags: JSON.stringify(m.customRoutingFlags),
+  storeIds: JSON.stringify(m.storeIds),
+  channels: JSON.stringify(m.channels),
+  details: JSON.stringify(m.details),
+});
+
+const toEvent = (r: Row): OutboxEvent => ({
+  id: num(r.id),
+  companyId: str(r.company_id),
+  merchantAccount: str(r.merchant_account),
+  eventCode: str(r.event_code),
+  pspReference: str(r.psp_reference),
+  originalReference: strOrNull(r.original_reference),
+  merchantReference: str(r.merchant_reference),
+  currency: str(r.currency),
+  value: num(r.value),
+  success: bool(r.success),
+  reason: str(r.reason),
+  paymentMethod: strOrNull(r.payment_method),
+  additionalData: json<Record<string, string>>(r.additional_data),
+  eventDate: str(r.event_date),
   createdAt: str(r.created_at),
 });
 
@@ -241,6 +345,7 @@ export class SqliteStore implements Store {
       getPayment: q('SELECT * FROM payments WHERE psp_reference = ?'),
       findPaymentByReference: q('SELECT * FROM payments WHERE merchant_account = ? AND reference = ? ORDER BY rowid DESC LIMIT 1'),
       listPaymentsOfOrder: q('SELECT * FROM payments WHERE order_psp_reference = ? ORDER BY rowid'),
+      findPaymentByPaymentData: q('SELECT * FROM payments WHERE payment_data = ?'),
       updatePayment: q(`UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'psp_reference').map((c) => `${c} = @${c}`).join(', ')}
         WHERE psp_reference = @psp_reference`),
       insertModification: q(`INSERT INTO modifications (psp_reference, payment_psp_reference, merchant_account, kind, currency, value, reference, status, action, created_at)
@@ -250,6 +355,32 @@ export class SqliteStore implements Store {
         VALUES (@pspReference, @companyId, @merchantAccount, @reference, @currency, @value, @remainingValue, @orderData, @expiresAt, @status, @createdAt)`),
       getOrder: q('SELECT * FROM orders WHERE psp_reference = ?'),
       updateOrder: q('UPDATE orders SET remaining_value = @remainingValue, status = @status, expires_at = @expiresAt WHERE psp_reference = @pspReference'),
+      insertToken: q(`INSERT INTO stored_payment_methods (id, company_id, merchant_account, shopper_reference, shopper_email, brand, card_bin, last_four,
+        expiry_month, expiry_year, holder_name, recurring_processing_model, encrypted_number, created_at) VALUES (@id, @companyId, @merchantAccount,
+        @shopperReference, @shopperEmail, @brand, @cardBin, @lastFour, @expiryMonth, @expiryYear, @holderName, @recurringProcessingModel, @encryptedNumber, @createdAt)`),
+      getToken: q('SELECT * FROM stored_payment_methods WHERE id = ?'),
+      listTokens: q('SELECT * FROM stored_payment_methods WHERE merchant_account = ? AND shopper_reference = ? ORDER BY created_at, rowid'),
+      deleteToken: q('DELETE FROM stored_payment_methods WHERE id = ?'),
+      insertLink: q(`INSERT INTO payment_links (id, company_id, merchant_account, reference, fields, status, reusable, expires_at, created_at, updated_at)
+        VALUES (@id, @companyId, @merchantAccount, @reference, @fields, @status, @reusable, @expiresAt, @createdAt, @updatedAt)`),
+      getLink: q('SELECT * FROM payment_links WHERE id = ?'),
+      updateLink: q('UPDATE payment_links SET fields = @fields, status = @status, reusable = @reusable, expires_at = @expiresAt, updated_at = @updatedAt WHERE id = @id'),
+      insertSession: q(`INSERT INTO checkout_sessions (id, company_id, merchant_account, reference, fields, session_data, expires_at, created_at)
+        VALUES (@id, @companyId, @merchantAccount, @reference, @fields, @sessionData, @expiresAt, @createdAt)`),
+      getSession: q('SELECT * FROM checkout_sessions WHERE id = ?'),
+      listPaymentsOfSession: q('SELECT * FROM payments WHERE session_id = ? ORDER BY rowid'),
+      insertSetting: q(`INSERT INTO payment_method_settings (id, merchant_id, type, enabled, countries, currencies, custom_routing_flags, store_ids, channels,
+        shopper_interaction, reference, min_amount, max_amount, details, created_at, updated_at) VALUES (@id, @merchantId, @type, @enabled, @countries, @currencies,
+        @customRoutingFlags, @storeIds, @channels, @shopperInteraction, @reference, @minAmount, @maxAmount, @details, @createdAt, @updatedAt)`),
+      getSetting2: q('SELECT * FROM payment_method_settings WHERE id = ?'),
+      listSettings: q('SELECT * FROM payment_method_settings WHERE merchant_id = ? ORDER BY created_at, rowid'),
+      updateSetting: q(`UPDATE payment_method_settings SET enabled = @enabled, countries = @countries, currencies = @currencies, custom_routing_flags = @customRoutingFlags,
+        store_ids = @storeIds, channels = @channels, shopper_interaction = @shopperInteraction, reference = @reference, min_amount = @minAmount, max_amount = @maxAmount,
+        details = @details, updated_at = @updatedAt WHERE id = @id`),
+      insertEvent: q(`INSERT INTO events (company_id, merchant_account, event_code, psp_reference, original_reference, merchant_reference, currency, value, success,
+        reason, payment_method, additional_data, event_date, created_at) VALUES (@companyId, @merchantAccount, @eventCode, @pspReference, @originalReference,
+        @merchantReference, @currency, @value, @success, @reason, @paymentMethod, @additionalData, @eventDate, @createdAt)`),
+      listEvents: q('SELECT * FROM events WHERE merchant_account = ? AND id > ? ORDER BY id LIMIT ?'),
       getIdempotency: q('SELECT * FROM idempotency_keys WHERE company_id = ? AND key = ?'),
       insertIdempotency: q(`INSERT INTO idempotency_keys (company_id, key, fingerprint, status_code, body, created_at)
         VALUES (@companyId, @key, @fingerprint, @statusCode, @body, @createdAt)`),
@@ -290,6 +421,7 @@ export class SqliteStore implements Store {
       findLatestPaymentByReference: async (merchant, reference) => one(s.findPaymentByReference.get(merchant, reference), toPayment),
       listPaymentsOfOrder: async (orderPsp) => (s.listPaymentsOfOrder.all(orderPsp) as Row[]).map(toPayment),
       updatePayment: async (p) => void s.updatePayment.run(paymentParams(p)),
+      findPaymentByPaymentData: async (data) => one(s.findPaymentByPaymentData.get(data), toPayment),
       insertModification: async (m) => void s.insertModification.run(m),
       listModifications: async (psp) => (s.listModifications.all(psp) as Row[]).map(toModification),
       insertOrder: async (o) => void s.insertOrder.run(o),
@@ -305,6 +437,23 @@ export class SqliteStore implements Store {
           createdAt: str(r.created_at),
         })),
       insertIdempotencyRecord: async (r) => void s.insertIdempotency.run(r),
+      insertStoredPaymentMethod: async (t) => void s.insertToken.run(t),
+      getStoredPaymentMethod: async (id) => one(s.getToken.get(id), toToken),
+      listStoredPaymentMethods: async (merchant, shopper) => (s.listTokens.all(merchant, shopper) as Row[]).map(toToken),
+      deleteStoredPaymentMethod: async (id) => void s.deleteToken.run(id),
+      insertPaymentLink: async (l) => void s.insertLink.run(linkParams(l)),
+      getPaymentLink: async (id) => one(s.getLink.get(id), toLink),
+      updatePaymentLink: async (l) => void s.updateLink.run(linkParams(l)),
+      insertSession: async (c) => void s.insertSession.run({ ...c, fields: JSON.stringify(c.fields) }),
+      getSession: async (id) => one(s.getSession.get(id), toSession),
+      listPaymentsOfSession: async (id) => (s.listPaymentsOfSession.all(id) as Row[]).map(toPayment),
+      insertPaymentMethodSetting: async (m) => void s.insertSetting.run(settingParams(m)),
+      getPaymentMethodSetting: async (id) => one(s.getSetting2.get(id), toSetting),
+      listPaymentMethodSettings: async (merchantId) => (s.listSettings.all(merchantId) as Row[]).map(toSetting),
+      updatePaymentMethodSetting: async (m) => void s.updateSetting.run(settingParams(m)),
+      insertEvent: async (e) =>
+        num(s.insertEvent.run({ ...e, success: e.success ? 1 : 0, additionalData: JSON.stringify(e.additionalData) }).lastInsertRowid),
+      listEvents: async (merchant, afterId, limit) => (s.listEvents.all(merchant, afterId, limit) as Row[]).map(toEvent),
     };
   }
 }

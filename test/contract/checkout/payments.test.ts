@@ -20,6 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+const redirectUrl = (started: { action?: { type: string; url?: string } } | undefined): string => {
+  expect(started?.action?.type).toBe('redirect');
+  return (started!.action as { url: string }).url;
+};
+
 /** Follows a RedirectShopper action the way a shopper's browser would, choosing the outcome. */
 async function completeRedirect(url: string, outcome: 'authorised' | 'refused'): Promise<string> {
   const page = await fetch(url);
@@ -118,7 +123,7 @@ describe('POST /payments with 3D Secure, then POST /payments/details', () => {
     const { data: started } = await server.checkout.POST('/payments', { body });
     expect(started).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect', method: 'GET' } });
     expect(started?.additionalData).toBeUndefined();
-    const redirectResult = await completeRedirect(started!.action!.url, 'authorised');
+    const redirectResult = await completeRedirect(redirectUrl(started), 'authorised');
 
     const { data: finished, response } = await server.checkout.POST('/payments/details', { body: { details: { redirectResult } } });
     expect(response.status).toBe(200);
@@ -130,14 +135,14 @@ describe('POST /payments with 3D Secure, then POST /payments/details', () => {
       body: buildPaymentRequest({ additionalData: { executeThreeD: 'true' } }),
     });
     expect(started?.resultCode).toBe('RedirectShopper');
-    const redirectResult = await completeRedirect(started!.action!.url, 'refused');
+    const redirectResult = await completeRedirect(redirectUrl(started), 'refused');
     const { data } = await server.checkout.POST('/payments/details', { body: { details: { redirectResult } } });
     expect(data).toMatchObject({ resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11' });
   });
 
   test('When a redirect result is submitted twice without an idempotency key, then the second gets 422 with code 704', async () => {
     const { data: started } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('4212345678910006') }) });
-    const redirectResult = await completeRedirect(started!.action!.url, 'authorised');
+    const redirectResult = await completeRedirect(redirectUrl(started), 'authorised');
     await server.checkout.POST('/payments/details', { body: { details: { redirectResult } } });
     const { error, response } = await server.checkout.POST('/payments/details', { body: { details: { redirectResult } } });
     expect(response.status).toBe(422);
@@ -146,7 +151,7 @@ describe('POST /payments with 3D Secure, then POST /payments/details', () => {
 
   test('When the redirect result was tampered with, then the answer is 422 with code 14_005', async () => {
     const { data: started } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('4212345678910006') }) });
-    const redirectResult = await completeRedirect(started!.action!.url, 'refused');
+    const redirectResult = await completeRedirect(redirectUrl(started), 'refused');
     const [payload, mac] = redirectResult.split('.');
     const forged = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('refused', 'authorised')).toString('base64url');
     const { error } = await server.checkout.POST('/payments/details', { body: { details: { redirectResult: `${forged}.${mac}` } } });

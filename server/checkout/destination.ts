@@ -1,0 +1,64 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { ApiError, ERR_FORWARD_DESTINATION } from '../http/errors.js';
+
+/** Addresses a forward may never reach: private, loopback, link-local, shared, multicast and reserved ranges. */
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
+  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return PRIVATE.check(mapped, 'ipv4');
+  return PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Whether `host` is on the list: exact names, or `*.example.org` for its subdomains. */
+export function hostAllowed(host: string, allowed: string[]): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return allowed.some((entry) => {
+    const pattern = entry.toLowerCase();
+    return pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) && name.length > pattern.length - 1 : name === pattern;
+  });
+}
+
+export interface Destination {
+  url: URL;
+  /** The vetted address the connection must use, so that a second DNS answer cannot redirect it. */
+  address: string;
+  family: 4 | 6;
+}
+
+const refuse = (why: string) => new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward destination not allowed: ${why}` });
+
+/**
+ * Checks a forward destination before anything is sent: http(s) only, no user info, on the
+ * merchant account's allow-list, and resolving only to public addresses (unless allowed for tests).
+ */
+export async function vetDestination(raw: string, allowList: string[], allowPrivate: boolean): Promise<Destination> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse(`'${raw}' is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme ${url.protocol} is not http or https`);
+  if (url.username || url.password) throw refuse('user info in the URL is not allowed');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!hostAllowed(host, allowList)) throw refuse(`${host} is not on the merchant account's forward allow-list`);
+  let addresses: Array<{ address: string; family: number }>;
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  } catch {
+    throw refuse(`${host} does not resolve`);
+  }
+  if (addresses.length === 0) throw refuse(`${host} does not resolve`);
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) throw refuse(`${host} resolves to a private, loopback or link-local address`);
+  const first = addresses[0]!;
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
