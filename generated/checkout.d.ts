@@ -574,7 +574,7 @@ export interface components {
              * @description Whether JavaScript is enabled.
              * @default true
              */
-            javaScriptEnabled: boolean;
+            javaScriptEnabled?: boolean;
             /** @description The browser language (IETF BCP 47). */
             language: string;
             /**
@@ -656,7 +656,7 @@ export interface components {
              * @default scheme
              * @enum {string}
              */
-            type: "scheme" | "card";
+            type?: "scheme" | "card";
         };
         /** @description Look up what a card number says about the card. */
         CardDetailsRequest: {
@@ -724,7 +724,7 @@ export interface components {
              * @default scheme
              * @enum {string}
              */
-            type: "scheme";
+            type?: "scheme";
         };
         /** @description Options of the forward request; accepted and not interpreted except `dryRun`. */
         CheckoutForwardRequestOptions: {
@@ -872,7 +872,7 @@ export interface components {
              * @default embedded
              * @enum {string}
              */
-            mode: "embedded" | "hosted";
+            mode?: "embedded" | "hosted";
             /**
              * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
              * @enum {string}
@@ -900,7 +900,7 @@ export interface components {
              * @description Offer cards as separate credit and debit methods.
              * @default false
              */
-            splitCardFundingSources: boolean;
+            splitCardFundingSources?: boolean;
             /** @description How the amount is split. */
             splits?: components["schemas"]["Split"][];
             /** @description The store. */
@@ -964,7 +964,7 @@ export interface components {
              * @default embedded
              * @enum {string}
              */
-            mode: "embedded" | "hosted";
+            mode?: "embedded" | "hosted";
             /**
              * @description Required when `storePaymentMethodMode` is `askForConsent` or `enabled`.
              * @enum {string}
@@ -994,7 +994,7 @@ export interface components {
              * @description Offer cards as separate credit and debit methods.
              * @default false
              */
-            splitCardFundingSources: boolean;
+            splitCardFundingSources?: boolean;
             /** @description How the amount is split. */
             splits?: components["schemas"]["Split"][];
             /** @description The store. */
@@ -1473,7 +1473,7 @@ export interface components {
              * @description Whether several payments can be made with the link; by default one successful payment completes it.
              * @default false
              */
-            reusable: boolean;
+            reusable?: boolean;
             riskData?: components["schemas"]["OpenObject"];
             /** @description The shopper email. */
             shopperEmail?: string;
@@ -1488,14 +1488,14 @@ export interface components {
              * @description Show the button that removes a stored payment method.
              * @default true
              */
-            showRemovePaymentMethodButton: boolean;
+            showRemovePaymentMethodButton?: boolean;
             /** @description The shopper social security number. */
             socialSecurityNumber?: string;
             /**
              * @description Offer cards as separate credit and debit methods.
              * @default false
              */
-            splitCardFundingSources: boolean;
+            splitCardFundingSources?: boolean;
             /** @description How the amount is split. */
             splits?: components["schemas"]["Split"][];
             /** @description The physical store. */
@@ -1598,14 +1598,14 @@ export interface components {
              * @description Show the button that removes a stored payment method.
              * @default true
              */
-            showRemovePaymentMethodButton: boolean;
+            showRemovePaymentMethodButton?: boolean;
             /** @description The shopper social security number. */
             socialSecurityNumber?: string;
             /**
              * @description Offer cards as separate credit and debit methods.
              * @default false
              */
-            splitCardFundingSources: boolean;
+            splitCardFundingSources?: boolean;
             /** @description How the amount is split. */
             splits?: components["schemas"]["Split"][];
             /**
@@ -1680,7 +1680,7 @@ export interface components {
              * @description Return cards as separate credit and debit methods.
              * @default false
              */
-            splitCardFundingSources: boolean;
+            splitCardFundingSources?: boolean;
             /** @description The store whose methods are returned, with `storeFiltrationMode`. */
             store?: string;
             /**
@@ -1727,7 +1727,7 @@ export interface components {
              * @default scheme
              * @enum {string}
              */
-            type: "scheme";
+            type?: "scheme";
         };
         /** @description Refund all or part of the captured amount of a payment. */
         PaymentRefundRequest: {

@@ -27,7 +27,8 @@ export async function generate(outDir = join(root, 'generated')) {
       throw new Error(`redocly bundle ${area} failed`);
     }
     // The programmatic API reads only the bundled file; the CLI would pick up redocly.yaml's apis instead.
-    const ast = await openapiTS(pathToFileURL(bundled), { alphabetize: true });
+    // defaultNonNullable off: a field with a default is optional for the caller, not required.
+    const ast = await openapiTS(pathToFileURL(bundled), { alphabetize: true, defaultNonNullable: false });
     writeFileSync(join(outDir, `${area}.d.ts`), HEADER + astToString(ast));
   }
 }
