@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
 import { loadCardVault } from '../../server/crypto/card-vault.js';
 import { RedirectSigner } from '../../server/checkout/redirects.js';
@@ -26,7 +29,13 @@ export interface TestServer {
 }
 
 /** Starts the app in this process on a free loopback port with a fresh in-memory store, seeded. */
-export async function startServer(overrides: Partial<Config> = {}, options: { wrapStore?: (store: Store) => Store } = {}): Promise<TestServer> {
+export interface StartOptions {
+  wrapStore?: (store: Store) => Store;
+  /** Serve HTTPS on localhost with the test certificate (for clients that speak HTTPS only). */
+  https?: boolean;
+}
+
+export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
   const config = loadConfig({}, {
     logLevel: 'silent',
     databasePath: ':memory:',
@@ -43,10 +52,13 @@ export async function startServer(overrides: Partial<Config> = {}, options: { wr
   await seedDemoData(realStore, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
   const redirects = await RedirectSigner.load(realStore);
   const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault: loadCardVault(config), logger: createLogger(config.logLevel) });
-  const server = app.listen(0, '127.0.0.1');
+  const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
+  const server = options.https
+    ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
+    : app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = options.https ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   const checkoutUrl = `${baseUrl}/checkout/v71`;
   const managementUrl = `${baseUrl}/management/v3`;
   return {
