@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../helpers/start-server.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ bodyLimitBytes: 64 * 1024 });
+  server = await startServer({ bodyLimitBytes: 256 * 1024 });
 });
 afterAll(() => server.stop());
 
@@ -46,7 +46,7 @@ describe('Bad input on the checkout area', () => {
     ['a huge exponent', 422, '192', () => raw('/checkout/v71/payments', { body: valid.replace('"value":1000', '"value":1e400') })],
     ['a body nested too deeply', 400, '702', () => raw('/checkout/v71/payments', { body: deep(MAX_JSON_DEPTH + 5) })],
     ['a body nested 10000 levels deep', 400, '702', () => raw('/checkout/v71/payments', { body: deep(10_000) })],
-    ['a body over the size limit', 413, '29_100', () => raw('/checkout/v71/payments', { body: valid.replace('"bad-input"', `"${'x'.repeat(70 * 1024)}"`) })],
+    ['a body over the size limit', 413, '29_100', () => raw('/checkout/v71/payments', { body: valid.replace('"bad-input"', `"${'x'.repeat(300 * 1024)}"`) })],
     ['a text/plain body', 415, undefined, () => raw('/checkout/v71/payments', { body: valid, headers: { 'Content-Type': 'text/plain' } })],
     ['an unknown path', 404, '000', () => raw('/checkout/v71/nowhere', { body: '{}' })],
     ['a method the path does not have', 405, '000', () => raw('/checkout/v71/payments', { method: 'DELETE' })],
@@ -57,6 +57,18 @@ describe('Bad input on the checkout area', () => {
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expectCheckoutError((await response.json()) as Record<string, any>, status, code);
     expect(await countPayments()).toBe(0);
+  });
+
+  test.each([
+    ['a capture reference of 81 characters', '/checkout/v71/payments/993617894906488A/captures', { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) }, 'reference'],
+    ['an amount update reference of 81 characters', '/checkout/v71/payments/993617894906488A/amountUpdates', { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) }, 'reference'],
+    ['paymentData of 200001 characters', '/checkout/v71/payments/details', { details: { redirectResult: 'x' }, paymentData: 'p'.repeat(200_001) }, 'paymentData'],
+    ['an encryptedCardNumber of 15001 characters', '/checkout/v71/cardDetails', { merchantAccount: 'DemoMerchantECOM', encryptedCardNumber: 'e'.repeat(15_001) }, 'encryptedCardNumber'],
+    ['a shopper reference of 2 characters', '/checkout/v71/storedPaymentMethods', { merchantAccount: 'DemoMerchantECOM', shopperReference: 'ab', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme' } }, 'shopperReference'],
+  ])('When a request has %s (a limit of design section 8), then the answer is 422 naming the field', async (_name, path, body, field) => {
+    const response = await raw(path, { body: JSON.stringify(body) });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as Record<string, any>).message).toContain(`'${field}'`);
   });
 
   test('When a validation error names a field, then the message names it', async () => {
