@@ -69,3 +69,5 @@ export function createManagementClient(options: ClientOptions): Client<Managemen
   client.use(authentication(options));
   return client;
 }
+
+export { hmacBase64, type Notification, type NotificationRequestItem, signingString, signItem, verifyHmacSignature } from './webhooks.js';

@@ -4,7 +4,7 @@
 //  2. every example file is used, and lives under examples/<operationId>/ or examples/errors/;
 //  3. every operation has behaviour tests: "<METHOD> <path>" appears in a describe() under test/contract;
 //  4. no test is committed with .only.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -40,7 +40,7 @@ for (const area of ['checkout', 'management']) {
       }
     }
   }
-  for (const file of walk(join(specDir, 'components', 'responses'))) {
+  for (const file of [...walk(join(specDir, 'components', 'responses')), ...(existsSync(join(specDir, 'webhooks')) ? walk(join(specDir, 'webhooks')) : [])]) {
     for (const match of readFileSync(file, 'utf8').matchAll(/\$ref: (\.\.\/\.\.\/examples\/\S+)/g)) referenced.add(join(dirname(file), match[1]));
   }
   for (const file of walk(join(specDir, 'examples'))) {

@@ -1,11 +1,10 @@
 // House lint rules that Redocly's built-in and configurable rules cannot express.
 // Loaded by redocly.yaml; used as `house/<rule>`.
 
+/** The example keys of a content map, across its media types. */
 const exampleKeys = (mediaTypes, ctx) => {
-  const media = mediaTypes && ctx.resolve(mediaTypes).node;
-  const json = media && media['application/json'];
-  const examples = json && ctx.resolve(json).node.examples;
-  return examples ? Object.keys(examples) : [];
+  const media = mediaTypes ? ctx.resolve(mediaTypes).node : undefined;
+  return Object.values(media ?? {}).flatMap((m) => Object.keys(ctx.resolve(m).node?.examples ?? {}));
 };
 
 /** Every request example has a response example of the same key, and one of them is a success. */

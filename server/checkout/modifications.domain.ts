@@ -13,10 +13,34 @@ import {
   ERR_PAYMENT_NOT_FOUND,
   ERR_REFUND_EXCEEDS_CAPTURED,
 } from '../http/errors.js';
+import { recordEvent } from '../events/outbox.js';
 import type { Credential, Modification, ModificationKind, Payment, Tx } from '../store/types.js';
 import type { Money } from './money.js';
-import { settleAutoCapture } from './payments.domain.js';
+import { settleDueCapture } from './payments.domain.js';
 import { newPspReference } from './references.js';
+
+/** Modification references that make the outcome fail (documented on the webhook). */
+export const TEST_FAIL_REFERENCE = 'FAIL';
+export const TEST_FAIL_LATER_REFERENCE = 'FAIL_LATER';
+
+const EVENT_CODES: Record<ModificationKind, string> = {
+  capture: 'CAPTURE',
+  refund: 'REFUND',
+  cancel: 'CANCELLATION',
+  technicalCancel: 'TECHNICAL_CANCEL',
+  reversal: 'CANCEL_OR_REFUND',
+  amountUpdate: 'AUTHORISATION_ADJUSTMENT',
+};
+const LATER_FAILURE: Partial<Record<ModificationKind, string>> = { capture: 'CAPTURE_FAILED', refund: 'REFUND_FAILED' };
+
+type Outcome = 'success' | 'failure' | 'failLater';
+
+/** The outcome the server decides for a modification: success unless a test value asks otherwise. */
+function outcomeOf(kind: ModificationKind, reference: string | undefined): Outcome {
+  if (reference === TEST_FAIL_REFERENCE) return 'failure';
+  if (reference === TEST_FAIL_LATER_REFERENCE) return LATER_FAILURE[kind] ? 'failLater' : 'failure';
+  return 'success';
+}
 
 /**
  * The state machine of design section 3. Every change reads the payment for update, checks the
@@ -49,7 +73,7 @@ async function paymentToModify(ctx: Context, pspReference: string, merchantAccou
   await requireMerchantAccount(ctx.tx, ctx.credential, merchantAccount);
   const payment = await ctx.tx.getPaymentForUpdate(pspReference);
   if (!payment || payment.merchantAccount !== merchantAccount) throw new ApiError(ERR_PAYMENT_NOT_FOUND);
-  return settleAutoCapture(payment, ctx.now);
+  return settleDueCapture(ctx.tx, ctx.now, payment);
 }
 
 function assertAmount(amount: Money, payment: Payment): void {
@@ -59,18 +83,25 @@ function assertAmount(amount: Money, payment: Payment): void {
   if (amount.value <= 0) throw new ApiError(ERR_AMOUNT_INVALID, { message: "Field 'amount.value' must be greater than 0" });
 }
 
+/**
+ * Records a modification the rules accepted: the payment moves to `after` and its event is queued.
+ * A test value that makes the outcome fail leaves the payment as it was `before` and reports the
+ * failure; `FAIL_LATER` reports success first, then CAPTURE_FAILED or REFUND_FAILED.
+ */
 async function record(
   ctx: Context,
-  payment: Payment,
+  before: Payment,
+  after: Payment,
   kind: ModificationKind,
   details: { amount?: Money; reference?: string; action?: 'cancel' | 'refund' },
 ): Promise<ModificationOutcome> {
-  const updated = { ...payment, updatedAt: ctx.now.toISOString() };
+  const outcome = outcomeOf(kind, details.reference);
+  const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
   await ctx.tx.updatePayment(updated);
   const modification: Modification = {
     pspReference: newPspReference(),
-    paymentPspReference: payment.pspReference,
-    merchantAccount: payment.merchantAccount,
+    paymentPspReference: before.pspReference,
+    merchantAccount: before.merchantAccount,
     kind,
     currency: details.amount?.currency ?? null,
     value: details.amount?.value ?? null,
@@ -80,6 +111,28 @@ async function record(
     createdAt: ctx.now.toISOString(),
   };
   await ctx.tx.insertModification(modification);
+  const amount = details.amount ?? { currency: before.currency, value: before.authorisedValue };
+  const report = (eventCode: string, success: boolean, reason = '') =>
+    recordEvent(ctx.tx, ctx.now, {
+      companyId: before.companyId,
+      merchantAccount: before.merchantAccount,
+      eventCode,
+      pspReference: modification.pspReference,
+      originalReference: before.pspReference,
+      merchantReference: before.reference,
+      currency: amount.currency,
+      value: amount.value,
+      success,
+      reason,
+      paymentMethod: before.cardBrand || before.paymentMethodType,
+      additionalData: {
+        ...(details.action && { 'modification.action': details.action }),
+        ...(details.reference && { 'modification.merchantReference': details.reference }),
+      },
+    });
+  if (outcome === 'failure') await report(EVENT_CODES[kind], false, 'Modification refused by the test value FAIL');
+  else await report(EVENT_CODES[kind], true);
+  if (outcome === 'failLater') await report(LATER_FAILURE[kind]!, false, 'Failed after acceptance (test value FAIL_LATER)');
   return { modification, payment: updated };
 }
 
@@ -94,14 +147,14 @@ export async function capturePayment(ctx: Context, pspReference: string, input: 
   const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
   if (!isLive(payment)) throw new ApiError(ERR_NOT_CAPTURABLE);
   assertAmount(input.amount, payment);
-  if (payment.autoCaptured) return record(ctx, payment, 'capture', input);
+  if (payment.autoCaptured) return record(ctx, payment, payment, 'capture', input);
   const capturable = payment.captureClosed ? 0 : payment.authorisedValue - payment.capturedValue;
   if (input.amount.value > capturable) {
     throw new ApiError(ERR_CAPTURE_EXCEEDS_AUTHORISED, { message: `Capture amount ${input.amount.value} exceeds the amount that can still be captured (${capturable})` });
   }
   const capturedValue = payment.capturedValue + input.amount.value;
   const captureClosed = !payment.multiplePartialCaptures || capturedValue === payment.authorisedValue;
-  return record(ctx, { ...payment, capturedValue, captureClosed }, 'capture', input);
+  return record(ctx, payment, { ...payment, capturedValue, captureClosed }, 'capture', input);
 }
 
 /** Refund: all refunds together never exceed what was captured. */
@@ -113,12 +166,12 @@ export async function refundPayment(ctx: Context, pspReference: string, input: A
   if (input.amount.value > refundable) {
     throw new ApiError(ERR_REFUND_EXCEEDS_CAPTURED, { message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})` });
   }
-  return record(ctx, { ...payment, refundedValue: payment.refundedValue + input.amount.value }, 'refund', input);
+  return record(ctx, payment, { ...payment, refundedValue: payment.refundedValue + input.amount.value }, 'refund', input);
 }
 
 async function cancel(ctx: Context, payment: Payment, kind: 'cancel' | 'technicalCancel', input: ModificationInput): Promise<ModificationOutcome> {
   if (!isLive(payment) || payment.capturedValue > 0) throw new ApiError(ERR_NOT_CANCELLABLE);
-  return record(ctx, { ...payment, cancelled: true, captureClosed: true }, kind, input);
+  return record(ctx, payment, { ...payment, cancelled: true, captureClosed: true }, kind, input);
 }
 
 /** Cancel by pspReference: only an authorised payment of which nothing was captured. */
@@ -131,7 +184,7 @@ export async function cancelPaymentByReference(ctx: Context, input: Modification
   await requireMerchantAccount(ctx.tx, ctx.credential, input.merchantAccount);
   const found = await ctx.tx.findLatestPaymentByReference(input.merchantAccount, input.paymentReference);
   if (!found) throw new ApiError(ERR_PAYMENT_NOT_FOUND, { message: `No payment with reference '${input.paymentReference}' for this merchant account` });
-  return cancel(ctx, settleAutoCapture(found, ctx.now), 'technicalCancel', input);
+  return cancel(ctx, await settleDueCapture(ctx.tx, ctx.now, found), 'technicalCancel', input);
 }
 
 /** Reversal: cancels when nothing was captured, otherwise refunds what was captured and not yet refunded. */
@@ -139,12 +192,12 @@ export async function reversePayment(ctx: Context, pspReference: string, input: 
   const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
   if (!isLive(payment)) throw new ApiError(ERR_NOTHING_TO_REVERSE);
   if (payment.capturedValue === 0) {
-    return record(ctx, { ...payment, cancelled: true, captureClosed: true }, 'reversal', { ...input, action: 'cancel' });
+    return record(ctx, payment, { ...payment, cancelled: true, captureClosed: true }, 'reversal', { ...input, action: 'cancel' });
   }
   const open = payment.capturedValue - payment.refundedValue;
   if (open === 0) throw new ApiError(ERR_NOTHING_TO_REVERSE);
   const amount = { currency: payment.currency, value: open };
-  return record(ctx, { ...payment, refundedValue: payment.capturedValue, captureClosed: true }, 'reversal', { ...input, amount, action: 'refund' });
+  return record(ctx, payment, { ...payment, refundedValue: payment.capturedValue, captureClosed: true }, 'reversal', { ...input, amount, action: 'refund' });
 }
 
 /** Amount update: a new total for an authorised payment not yet captured, different from the current one. */
@@ -153,5 +206,5 @@ export async function updatePaymentAmount(ctx: Context, pspReference: string, in
   if (!isLive(payment) || payment.capturedValue > 0 || payment.captureClosed) throw new ApiError(ERR_AMOUNT_UPDATE_NOT_ALLOWED);
   assertAmount(input.amount, payment);
   if (input.amount.value === payment.authorisedValue) throw new ApiError(ERR_AMOUNT_UNCHANGED);
-  return record(ctx, { ...payment, authorisedValue: input.amount.value }, 'amountUpdate', input);
+  return record(ctx, payment, { ...payment, authorisedValue: input.amount.value }, 'amountUpdate', input);
 }

@@ -9,6 +9,7 @@ import {
   ERR_ORDER_EXPIRED,
   ERR_ORDER_NOT_FOUND,
 } from '../http/errors.js';
+import { recordEvent } from '../events/outbox.js';
 import type { Credential, Modification, Order, Payment, Tx } from '../store/types.js';
 import type { Money } from './money.js';
 import { newOrderData, newPspReference } from './references.js';
@@ -43,7 +44,24 @@ export async function createOrder(tx: Tx, now: Date, credential: Credential, inp
     createdAt: now.toISOString(),
   };
   await tx.insertOrder(order);
+  await reportOrder(tx, now, order, 'ORDER_OPENED', true);
   return order;
+}
+
+/** ORDER_OPENED when an order is created; ORDER_CLOSED when it is paid in full (success) or cancelled (not). */
+async function reportOrder(tx: Tx, now: Date, order: Order, eventCode: 'ORDER_OPENED' | 'ORDER_CLOSED', success: boolean): Promise<void> {
+  await recordEvent(tx, now, {
+    companyId: order.companyId,
+    merchantAccount: order.merchantAccount,
+    eventCode,
+    pspReference: order.pspReference,
+    merchantReference: order.reference,
+    currency: order.currency,
+    value: order.value,
+    success,
+    reason: eventCode === 'ORDER_CLOSED' && !success ? 'Order cancelled' : '',
+    additionalData: { 'order.remainingAmount': String(order.remainingValue) },
+  });
 }
 
 /** The order a request names, if pspReference and orderData both match an order of the merchant account. */
@@ -83,6 +101,7 @@ export async function chargeOrder(tx: Tx, now: Date, orderPspReference: string, 
   const charged: Order = { ...order, remainingValue: order.remainingValue - amount.value };
   if (charged.remainingValue === 0) charged.status = 'completed';
   await tx.updateOrder(charged);
+  if (charged.status === 'completed') await reportOrder(tx, now, charged, 'ORDER_CLOSED', true);
   return charged;
 }
 
@@ -103,6 +122,7 @@ export async function cancelOrder(tx: Tx, now: Date, credential: Credential, inp
   for (const payment of await tx.listPaymentsOfOrder(order.pspReference)) {
     await unwind(tx, now, payment);
   }
+  await reportOrder(tx, now, order, 'ORDER_CLOSED', false);
   return { pspReference: newPspReference() };
 }
 
@@ -113,6 +133,7 @@ async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
     await tx.updatePayment({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
     const cancel: Modification = { ...base, pspReference: newPspReference(), kind: 'cancel', currency: null, value: null, action: null };
     await tx.insertModification(cancel);
+    await reportUnwind(tx, now, payment, cancel, 'CANCELLATION', payment.authorisedValue);
     return;
   }
   const open = payment.capturedValue - payment.refundedValue;
@@ -120,5 +141,22 @@ async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
   if (open > 0) {
     const refund: Modification = { ...base, pspReference: newPspReference(), kind: 'refund', currency: payment.currency, value: open, action: null };
     await tx.insertModification(refund);
+    await reportUnwind(tx, now, payment, refund, 'REFUND', open);
   }
+}
+
+async function reportUnwind(tx: Tx, now: Date, payment: Payment, modification: Modification, eventCode: string, value: number): Promise<void> {
+  await recordEvent(tx, now, {
+    companyId: payment.companyId,
+    merchantAccount: payment.merchantAccount,
+    eventCode,
+    pspReference: modification.pspReference,
+    originalReference: payment.pspReference,
+    merchantReference: payment.reference,
+    currency: payment.currency,
+    value,
+    success: true,
+    paymentMethod: payment.cardBrand || payment.paymentMethodType,
+    additionalData: { 'order.cancelled': 'true' },
+  });
 }

@@ -102,6 +102,48 @@ export function settleAutoCapture(payment: Payment, now: Date): Payment {
   return { ...payment, capturedValue: payment.authorisedValue, captureClosed: true, autoCaptured: true, updatedAt: now.toISOString() };
 }
 
+/** Records the capture that an automatic capture made: a modification and its CAPTURE event. */
+async function reportAutoCapture(tx: Tx, now: Date, payment: Payment): Promise<void> {
+  const pspReference = newPspReference();
+  await tx.insertModification({
+    pspReference,
+    paymentPspReference: payment.pspReference,
+    merchantAccount: payment.merchantAccount,
+    kind: 'capture',
+    currency: payment.currency,
+    value: payment.capturedValue,
+    reference: null,
+    status: 'received',
+    action: null,
+    createdAt: now.toISOString(),
+  });
+  await recordEvent(tx, now, {
+    companyId: payment.companyId,
+    merchantAccount: payment.merchantAccount,
+    eventCode: 'CAPTURE',
+    pspReference,
+    originalReference: payment.pspReference,
+    merchantReference: payment.reference,
+    currency: payment.currency,
+    value: payment.capturedValue,
+    success: true,
+    paymentMethod: payment.cardBrand || payment.paymentMethodType,
+    additionalData: { 'modification.automatic': 'true' },
+  });
+}
+
+/**
+ * Applies and records an automatic capture that has fallen due (the dispatcher's tick and every
+ * change to a payment call it), so the clock, not a timer per payment, drives delayed captures.
+ */
+export async function settleDueCapture(tx: Tx, now: Date, payment: Payment): Promise<Payment> {
+  const settled = settleAutoCapture(payment, now);
+  if (settled === payment) return payment;
+  await tx.updatePayment(settled);
+  await reportAutoCapture(tx, now, settled);
+  return settled;
+}
+
 /** A fresh opaque paymentData: a pending payment is found by it, and it changes on every update. */
 export const newPaymentData = () => `Ab02b4c0!${randomBytes(24).toString('base64url')}`;
 
@@ -212,6 +254,7 @@ export async function makePayment(ctx: PaymentContext, credential: Credential, i
   }
   await tx.insertPayment(payment);
   await reportResult(tx, now, payment);
+  if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   const order = await bookOnOrder(tx, now, payment);
   return created ? { payment, order, token: created } : { payment, order };
 }
@@ -259,6 +302,7 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
   }
   await tx.updatePayment(payment);
   await reportResult(tx, now, payment);
+  if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   const order = await bookOnOrder(tx, now, payment);
   return { payment, order };
 }

@@ -4,17 +4,23 @@ export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'a
   Partial<Pick<OutboxEvent, 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'>>;
 
 /**
- * Records an outcome to report as a webhook, in the caller's transaction: the event exists
- * exactly when the change it reports was committed (the transactional outbox).
+ * Records an outcome to report as a webhook, in the caller's transaction, and queues it for
+ * every active webhook of the merchant account: the event and its deliveries exist exactly when
+ * the change they report was committed (the transactional outbox). The dispatcher sends them.
  */
 export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise<number> {
-  return tx.insertEvent({
+  const at = now.toISOString();
+  const id = await tx.insertEvent({
     reason: '',
     originalReference: null,
     paymentMethod: null,
     additionalData: {},
     ...event,
-    eventDate: now.toISOString(),
-    createdAt: now.toISOString(),
+    eventDate: at,
+    createdAt: at,
   });
+  for (const webhook of await tx.activeWebhooks(event.merchantAccount)) {
+    await tx.insertDelivery({ webhookId: webhook.id, eventId: id, queueSeq: id, status: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at });
+  }
+  return id;
 }

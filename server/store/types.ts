@@ -225,6 +225,53 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
+export interface Webhook {
+  id: string;
+  companyId: string;
+  merchantId: string;
+  type: 'standard';
+  url: string;
+  active: boolean;
+  communicationFormat: 'http' | 'json' | 'soap';
+  description: string | null;
+  username: string | null;
+  /** Encrypted with the card vault key: the service must send it, so it cannot be hashed. */
+  encryptedPassword: string | null;
+  encryptedHmacKey: string | null;
+  acceptsExpiredCertificate: boolean;
+  acceptsSelfSignedCertificate: boolean;
+  acceptsUntrustedRootCertificate: boolean;
+  populateSoapActionHeader: boolean;
+  networkType: 'local' | 'public' | null;
+  encryptionProtocol: 'HTTP' | 'TLSv1.2' | 'TLSv1.3' | null;
+  hasError: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  webhookId: string;
+  eventId: number;
+  queueSeq: number;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryAttempt {
+  webhookId: string;
+  eventId: number;
+  attemptedAt: string;
+  outcome: 'accepted' | 'rejected' | 'error';
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
 export interface IdempotencyRecord {
   companyId: string;
   key: string;
@@ -293,7 +340,27 @@ export interface Tx {
   updatePaymentMethodSetting(setting: PaymentMethodSetting): Promise<void>;
 
   insertEvent(event: OutboxEvent): Promise<number>;
+  getEvent(id: number): Promise<OutboxEvent | undefined>;
   listEvents(merchantAccount: string, afterId: number, limit: number): Promise<OutboxEvent[]>;
+
+  insertWebhook(webhook: Webhook): Promise<void>;
+  getWebhook(id: string): Promise<Webhook | undefined>;
+  listWebhooks(merchantId: string, offset: number, limit: number): Promise<Page<Webhook>>;
+  /** The webhooks that receive the merchant account's events now. */
+  activeWebhooks(merchantId: string): Promise<Webhook[]>;
+  updateWebhook(webhook: Webhook): Promise<void>;
+  deleteWebhook(id: string): Promise<void>;
+  insertDelivery(delivery: Delivery): Promise<void>;
+  getDelivery(webhookId: string, eventId: number): Promise<Delivery | undefined>;
+  updateDelivery(delivery: Delivery): Promise<void>;
+  /** Per webhook, the first pending delivery in queue order, when it is due by `now`. */
+  dueDeliveries(now: string): Promise<Delivery[]>;
+  nextQueueSeq(): Promise<number>;
+  listDeliveries(webhookId: string, limit: number): Promise<Delivery[]>;
+  insertAttempt(attempt: DeliveryAttempt): Promise<void>;
+  listAttempts(webhookId: string, eventId: number): Promise<DeliveryAttempt[]>;
+  /** Authorised payments whose automatic capture fell due by `now` and has not been applied. */
+  dueAutoCaptures(now: string, limit: number): Promise<Payment[]>;
 
   getIdempotencyRecord(companyId: string, key: string): Promise<IdempotencyRecord | undefined>;
   insertIdempotencyRecord(record: IdempotencyRecord): Promise<void>;

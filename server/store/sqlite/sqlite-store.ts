@@ -9,6 +9,9 @@ import type {
   PaymentLink,
   PaymentMethodSetting,
   StoredPaymentMethod,
+  Delivery,
+  DeliveryAttempt,
+  Webhook,
   Credential,
   IdempotencyRecord,
   Merchant,
@@ -261,6 +264,57 @@ const toEvent = (r: Row): OutboxEvent => ({
   createdAt: str(r.created_at),
 });
 
+const toWebhook = (r: Row): Webhook => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  merchantId: str(r.merchant_id),
+  type: 'standard',
+  url: str(r.url),
+  active: bool(r.active),
+  communicationFormat: str(r.communication_format) as Webhook['communicationFormat'],
+  description: strOrNull(r.description),
+  username: strOrNull(r.username),
+  encryptedPassword: strOrNull(r.encrypted_password),
+  encryptedHmacKey: strOrNull(r.encrypted_hmac_key),
+  acceptsExpiredCertificate: bool(r.accepts_expired_certificate),
+  acceptsSelfSignedCertificate: bool(r.accepts_self_signed_certificate),
+  acceptsUntrustedRootCertificate: bool(r.accepts_untrusted_root_certificate),
+  populateSoapActionHeader: bool(r.populate_soap_action_header),
+  networkType: strOrNull(r.network_type) as Webhook['networkType'],
+  encryptionProtocol: strOrNull(r.encryption_protocol) as Webhook['encryptionProtocol'],
+  hasError: bool(r.has_error),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+const webhookParams = (w: Webhook) => ({
+  ...w,
+  active: w.active ? 1 : 0,
+  acceptsExpiredCertificate: w.acceptsExpiredCertificate ? 1 : 0,
+  acceptsSelfSignedCertificate: w.acceptsSelfSignedCertificate ? 1 : 0,
+  acceptsUntrustedRootCertificate: w.acceptsUntrustedRootCertificate ? 1 : 0,
+  populateSoapActionHeader: w.populateSoapActionHeader ? 1 : 0,
+  hasError: w.hasError ? 1 : 0,
+});
+const toDelivery = (r: Row): Delivery => ({
+  webhookId: str(r.webhook_id),
+  eventId: num(r.event_id),
+  queueSeq: num(r.queue_seq),
+  status: str(r.status) as Delivery['status'],
+  attempts: num(r.attempts),
+  nextAttemptAt: str(r.next_attempt_at),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+const toAttempt = (r: Row): DeliveryAttempt => ({
+  webhookId: str(r.webhook_id),
+  eventId: num(r.event_id),
+  attemptedAt: str(r.attempted_at),
+  outcome: str(r.outcome) as DeliveryAttempt['outcome'],
+  statusCode: r.status_code === null ? null : num(r.status_code),
+  error: strOrNull(r.error),
+  durationMs: num(r.duration_ms),
+});
+
 const PAYMENT_COLUMNS = Object.keys(paymentParams({} as Payment));
 
 /** Applies the numbered `.sql` files not yet applied, each in its own transaction. */
@@ -381,6 +435,40 @@ export class SqliteStore implements Store {
         reason, payment_method, additional_data, event_date, created_at) VALUES (@companyId, @merchantAccount, @eventCode, @pspReference, @originalReference,
         @merchantReference, @currency, @value, @success, @reason, @paymentMethod, @additionalData, @eventDate, @createdAt)`),
       listEvents: q('SELECT * FROM events WHERE merchant_account = ? AND id > ? ORDER BY id LIMIT ?'),
+      getEvent: q('SELECT * FROM events WHERE id = ?'),
+      insertWebhook: q(`INSERT INTO webhooks (id, company_id, merchant_id, type, url, active, communication_format, description, username, encrypted_password,
+        encrypted_hmac_key, accepts_expired_certificate, accepts_self_signed_certificate, accepts_untrusted_root_certificate, populate_soap_action_header,
+        network_type, encryption_protocol, has_error, created_at, updated_at) VALUES (@id, @companyId, @merchantId, @type, @url, @active, @communicationFormat,
+        @description, @username, @encryptedPassword, @encryptedHmacKey, @acceptsExpiredCertificate, @acceptsSelfSignedCertificate, @acceptsUntrustedRootCertificate,
+        @populateSoapActionHeader, @networkType, @encryptionProtocol, @hasError, @createdAt, @updatedAt)`),
+      getWebhook: q('SELECT * FROM webhooks WHERE id = ?'),
+      countWebhooks: q('SELECT COUNT(*) AS n FROM webhooks WHERE merchant_id = ?'),
+      listWebhooks: q('SELECT * FROM webhooks WHERE merchant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?'),
+      activeWebhooks: q('SELECT * FROM webhooks WHERE merchant_id = ? AND active = 1 ORDER BY id'),
+      updateWebhook: q(`UPDATE webhooks SET url = @url, active = @active, communication_format = @communicationFormat, description = @description, username = @username,
+        encrypted_password = @encryptedPassword, encrypted_hmac_key = @encryptedHmacKey, accepts_expired_certificate = @acceptsExpiredCertificate,
+        accepts_self_signed_certificate = @acceptsSelfSignedCertificate, accepts_untrusted_root_certificate = @acceptsUntrustedRootCertificate,
+        populate_soap_action_header = @populateSoapActionHeader, network_type = @networkType, encryption_protocol = @encryptionProtocol, has_error = @hasError,
+        updated_at = @updatedAt WHERE id = @id`),
+      deleteAttempts: q('DELETE FROM delivery_attempts WHERE webhook_id = ?'),
+      deleteDeliveries: q('DELETE FROM webhook_deliveries WHERE webhook_id = ?'),
+      deleteWebhook: q('DELETE FROM webhooks WHERE id = ?'),
+      insertDelivery: q(`INSERT INTO webhook_deliveries (webhook_id, event_id, queue_seq, status, attempts, next_attempt_at, created_at, updated_at)
+        VALUES (@webhookId, @eventId, @queueSeq, @status, @attempts, @nextAttemptAt, @createdAt, @updatedAt)`),
+      getDelivery: q('SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?'),
+      updateDelivery: q(`UPDATE webhook_deliveries SET queue_seq = @queueSeq, status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt,
+        updated_at = @updatedAt WHERE webhook_id = @webhookId AND event_id = @eventId`),
+      dueDeliveries: q(`SELECT d.* FROM webhook_deliveries d
+        JOIN (SELECT webhook_id, MIN(queue_seq) AS head FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id) h
+          ON d.webhook_id = h.webhook_id AND d.queue_seq = h.head
+        WHERE d.next_attempt_at <= ?`),
+      maxQueueSeq: q('SELECT COALESCE(MAX(queue_seq), 0) AS n FROM webhook_deliveries'),
+      listDeliveries: q('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY queue_seq DESC LIMIT ?'),
+      insertAttempt: q(`INSERT INTO delivery_attempts (webhook_id, event_id, attempted_at, outcome, status_code, error, duration_ms)
+        VALUES (@webhookId, @eventId, @attemptedAt, @outcome, @statusCode, @error, @durationMs)`),
+      listAttempts: q('SELECT * FROM delivery_attempts WHERE webhook_id = ? AND event_id = ? ORDER BY id'),
+      dueAutoCaptures: q(`SELECT * FROM payments WHERE auto_capture_at IS NOT NULL AND capture_closed = 0 AND auto_capture_at <= ?
+        AND result_code = 'Authorised' AND cancelled = 0 LIMIT ?`),
       getIdempotency: q('SELECT * FROM idempotency_keys WHERE company_id = ? AND key = ?'),
       insertIdempotency: q(`INSERT INTO idempotency_keys (company_id, key, fingerprint, status_code, body, created_at)
         VALUES (@companyId, @key, @fingerprint, @statusCode, @body, @createdAt)`),
@@ -454,6 +542,29 @@ export class SqliteStore implements Store {
       insertEvent: async (e) =>
         num(s.insertEvent.run({ ...e, success: e.success ? 1 : 0, additionalData: JSON.stringify(e.additionalData) }).lastInsertRowid),
       listEvents: async (merchant, afterId, limit) => (s.listEvents.all(merchant, afterId, limit) as Row[]).map(toEvent),
+      getEvent: async (id) => one(s.getEvent.get(id), toEvent),
+      insertWebhook: async (w) => void s.insertWebhook.run(webhookParams(w)),
+      getWebhook: async (id) => one(s.getWebhook.get(id), toWebhook),
+      listWebhooks: async (merchantId, offset, limit) => ({
+        items: (s.listWebhooks.all(merchantId, limit, offset) as Row[]).map(toWebhook),
+        total: num((s.countWebhooks.get(merchantId) as Row).n),
+      }),
+      activeWebhooks: async (merchantId) => (s.activeWebhooks.all(merchantId) as Row[]).map(toWebhook),
+      updateWebhook: async (w) => void s.updateWebhook.run(webhookParams(w)),
+      deleteWebhook: async (id) => {
+        s.deleteAttempts.run(id);
+        s.deleteDeliveries.run(id);
+        s.deleteWebhook.run(id);
+      },
+      insertDelivery: async (d) => void s.insertDelivery.run(d),
+      getDelivery: async (webhookId, eventId) => one(s.getDelivery.get(webhookId, eventId), toDelivery),
+      updateDelivery: async (d) => void s.updateDelivery.run(d),
+      dueDeliveries: async (now) => (s.dueDeliveries.all(now) as Row[]).map(toDelivery),
+      nextQueueSeq: async () => num((s.maxQueueSeq.get() as Row).n) + 1,
+      listDeliveries: async (webhookId, limit) => (s.listDeliveries.all(webhookId, limit) as Row[]).map(toDelivery),
+      insertAttempt: async (a) => void s.insertAttempt.run(a),
+      listAttempts: async (webhookId, eventId) => (s.listAttempts.all(webhookId, eventId) as Row[]).map(toAttempt),
+      dueAutoCaptures: async (now, limit) => (s.dueAutoCaptures.all(now, limit) as Row[]).map(toPayment),
     };
   }
 }
