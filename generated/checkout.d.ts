@@ -510,7 +510,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    standardNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive payment events
+         * @description Sent to each active webhook of the merchant account (management area) for every outcome: AUTHORISATION, CAPTURE and CAPTURE_FAILED, AUTHORISATION_ADJUSTMENT, CANCELLATION, TECHNICAL_CANCEL, REFUND and REFUND_FAILED, CANCEL_OR_REFUND, RECURRING_CONTRACT, ORDER_OPENED and ORDER_CLOSED. Answer with any 2xx (or a body `[accepted]`) within 10 seconds. Otherwise the event is retried three times at once, then after 2, 5, 10, 15 and 30 minutes, 1, 2, 4 and 8 hours, then every 8 hours for 30 days; later events of the webhook wait until it is accepted or given up. Delivery is at least once: deduplicate on pspReference, eventCode and success. Modification outcomes can be made to fail with the modification `reference` `FAIL` (success `false`), or `FAIL_LATER` for captures and refunds (success, then CAPTURE_FAILED or REFUND_FAILED).
+         */
+        post: operations["standardNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A postal address. */
@@ -1230,6 +1251,55 @@ export interface components {
             osVersion?: string;
             /** @description The merchant's reference for the device. */
             reference?: string;
+        };
+        /** @description A wrapper around one event. */
+        NotificationItem: {
+            NotificationRequestItem: components["schemas"]["NotificationRequestItem"];
+        };
+        /** @description The body of a standard webhook. */
+        NotificationRequest: {
+            /**
+             * @description `false`: this is a test environment.
+             * @enum {string}
+             */
+            live: "true" | "false";
+            /** @description The events; this service sends one per request. */
+            notificationItems: components["schemas"]["NotificationItem"][];
+        };
+        /** @description One event. */
+        NotificationRequestItem: {
+            /** @description Extra data by event: `hmacSignature` when the webhook has an HMAC key, `modification.action` (`cancel` or `refund`) on CANCEL_OR_REFUND, `storedPaymentMethodId` and `recurring.*` on RECURRING_CONTRACT, `authCode`, `cardSummary`, `expiryDate` on AUTHORISATION. */
+            additionalData?: {
+                [key: string]: string;
+            };
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description The kind of event.
+             * @enum {string}
+             */
+            eventCode: "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "CANCEL_OR_REFUND" | "CANCELLATION" | "CAPTURE" | "CAPTURE_FAILED" | "ORDER_CLOSED" | "ORDER_OPENED" | "RECURRING_CONTRACT" | "REFUND" | "REFUND_FAILED" | "TECHNICAL_CANCEL";
+            /**
+             * Format: date-time
+             * @description When the event happened (server clock).
+             */
+            eventDate: string;
+            /** @description The merchant account. */
+            merchantAccountCode: string;
+            /** @description The merchant reference of the payment (for RECURRING_CONTRACT, of the shopper). */
+            merchantReference: string;
+            /** @description For modifications, the pspReference of the payment. */
+            originalReference?: string;
+            /** @description The payment method, for example `visa`. */
+            paymentMethod?: string;
+            /** @description The payment's pspReference, or the modification's for modification events, or the token id for RECURRING_CONTRACT. */
+            pspReference: string;
+            /** @description For failures the reason; for AUTHORISATION `authCode:lastFour:expiry`. */
+            reason?: string;
+            /**
+             * @description Whether the outcome is a success, as a string.
+             * @enum {string}
+             */
+            success: "true" | "false";
         };
         /** @description An object this service accepts and keeps with the request but does not interpret (for example scheme data for airlines). Its fields follow the Adyen Checkout API v71. */
         OpenObject: {
@@ -3369,6 +3439,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    standardNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The receiver refused the Basic credentials; the event is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

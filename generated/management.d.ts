@@ -40,6 +40,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchants/{merchantId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all webhooks
+         * @description Lists the webhooks of the merchant account, a page at a time. Needs Management API - Webhooks read (or read and write).
+         */
+        get: operations["listAllWebhooks"];
+        put?: never;
+        /**
+         * Set up a webhook
+         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated. Needs Management API - Webhooks read and write.
+         */
+        post: operations["setUpWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Returns the webhook. Needs Management API - Webhooks read (or read and write).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook
+         * @description Removes the webhook; events not yet delivered to it are dropped. Needs Management API - Webhooks read and write.
+         */
+        delete: operations["removeWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes the given fields of the webhook. Needs Management API - Webhooks read and write.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/webhooks/{webhookId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a webhook
+         * @description Lists the latest events (at most 100) queued for the webhook with their delivery status and every attempt (time, status, error). Needs Management API - Webhooks read (or read and write).
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description Queues a delivered or failed event for delivery again, at the end of the webhook's queue. Needs Management API - Webhooks read and write.
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/webhooks/{webhookId}/generateHmac": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate an HMAC key
+         * @description Generates a new HMAC key for the webhook and returns it once; events are signed with it from now on (additionalData.hmacSignature). Needs Management API - Webhooks read and write.
+         */
+        post: operations["generateHmacKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a webhook
+         * @description Sends a test event to the webhook now and reports the receiver's answer. Needs Management API - Webhooks read and write.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -52,6 +184,20 @@ export interface components {
             /** @description The identifier of the allowed origin. */
             readonly id?: string;
         };
+        /** @description A sum of money in the minor unit of its currency: EUR 10.00 is `{"currency": "EUR", "value": 1000}`. Values are integers so that no floating point rounding ever touches money. */
+        Amount: {
+            /**
+             * @description The three-character ISO 4217 currency code, in upper case.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: int64
+             * @description The amount in minor units. Must be a safe integer (|value| ≤ 9007199254740991); larger numbers are refused because JSON parsers would silently round them.
+             * @example 1000
+             */
+            value: number;
+        };
         /** @description Links of an API credential. */
         ApiCredentialLinks: {
             allowedOrigins?: components["schemas"]["LinksElement"];
@@ -61,12 +207,102 @@ export interface components {
             merchant?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
         };
+        /** @description A webhook to set up for the merchant account. */
+        CreateMerchantWebhookRequest: {
+            /** @description Accept an expired certificate of the receiver (not recommended). */
+            acceptsExpiredCertificate?: boolean;
+            /** @description Accept a self-signed certificate of the receiver. */
+            acceptsSelfSignedCertificate?: boolean;
+            /** @description Accept a certificate that no trusted root signed. */
+            acceptsUntrustedRootCertificate?: boolean;
+            /** @description Whether events are sent to the webhook. */
+            active: boolean;
+            /**
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @enum {string}
+             */
+            communicationFormat: "http" | "json" | "soap";
+            /** @description A description of the webhook. */
+            description?: string;
+            /**
+             * @description The lowest TLS version used towards the receiver.
+             * @enum {string}
+             */
+            encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /**
+             * @description Whether the receiver is on the public internet.
+             * @enum {string}
+             */
+            networkType?: "local" | "public";
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown. */
+            password?: string;
+            /** @description For SOAP only; ignored. */
+            populateSoapActionHeader?: boolean;
+            /**
+             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
+             * @enum {string}
+             */
+            type: "standard";
+            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            url: string;
+            /** @description Basic authentication user name towards the receiver. */
+            username?: string;
+        };
+        /** @description The content of a test event; defaults make an AUTHORISATION of EUR 10.00. */
+        CustomNotification: {
+            amount?: components["schemas"]["Amount"];
+            /** @description The event code, for example `AUTHORISATION` or `CAPTURE`. */
+            eventCode?: string;
+            /**
+             * Format: date-time
+             * @description The event date.
+             */
+            eventDate?: string;
+            /** @description The merchant reference. */
+            merchantReference?: string;
+            /** @description The payment method, for example `visa`. */
+            paymentMethod?: string;
+            /** @description The reason. */
+            reason?: string;
+            /** @description Whether the event reports a success. */
+            success?: boolean;
+        };
         /** @description A data centre the account is processed in. */
         DataCenter: {
             /** @description The prefix of the live endpoints. */
             livePrefix?: string;
             /** @description The name of the data centre. */
             name?: string;
+        };
+        /** @description One attempt to deliver an event. */
+        DeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the attempt was made (server clock).
+             */
+            attemptedAt: string;
+            /**
+             * Format: int32
+             * @description How long it took.
+             */
+            durationMs: number;
+            /** @description Why it failed, when it failed without an HTTP answer (timeout, refused destination). */
+            error?: string;
+            /**
+             * @description `accepted`: a 2xx or `[accepted]`; `rejected`: another HTTP status; `error`: no answer.
+             * @enum {string}
+             */
+            outcome: "accepted" | "rejected" | "error";
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status, when it answered.
+             */
+            statusCode?: number;
+        };
+        /** @description The new HMAC key; shown once. Events are signed with it from now on. */
+        GenerateHmacKeyResponse: {
+            /** @description 64 hexadecimal characters. */
+            hmacKey: string;
         };
         /** @description One field of the request that was rejected. */
         InvalidField: {
@@ -91,6 +327,29 @@ export interface components {
             _links: components["schemas"]["PaginationLinks"];
             /** @description The merchant accounts on this page. */
             data?: components["schemas"]["Merchant"][];
+            /**
+             * Format: int32
+             * @description The number of items in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+        };
+        /** @description Events sent to a webhook, newest first. */
+        ListWebhookEventsResponse: {
+            /** @description The events and their delivery. */
+            data: components["schemas"]["WebhookEventDelivery"][];
+        };
+        /** @description A page of webhooks. */
+        ListWebhooksResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The merchant account. */
+            accountReference?: string;
+            /** @description The webhooks on this page. */
+            data?: components["schemas"]["Webhook"][];
             /**
              * Format: int32
              * @description The number of items in all pages.
@@ -199,6 +458,161 @@ export interface components {
              */
             type: string;
         };
+        /** @description What happened when the test event was sent. */
+        TestOutput: {
+            /** @description The merchant account. */
+            merchantId?: string;
+            /** @description The receiver's response body (at most 10 000 characters) or the error. */
+            output?: string;
+            /** @description The event sent, as JSON. */
+            requestSent?: string;
+            /** @description The receiver's HTTP status. */
+            responseCode?: string;
+            /** @description How long the receiver took, for example `12 ms`. */
+            responseTime?: string;
+            /**
+             * @description Whether the receiver accepted the event.
+             * @enum {string}
+             */
+            status: "success" | "failed";
+        };
+        /** @description Send a test event to the webhook now. */
+        TestWebhookRequest: {
+            notification?: components["schemas"]["CustomNotification"];
+            /** @description Accepted for compatibility; standard webhooks get one test event. */
+            types?: string[];
+        };
+        /** @description The results of the test. */
+        TestWebhookResponse: {
+            /** @description One result per event sent. */
+            data?: components["schemas"]["TestOutput"][];
+        };
+        /** @description The webhook fields to change; the rest stay as they are. */
+        UpdateMerchantWebhookRequest: {
+            /** @description Accept an expired certificate of the receiver (not recommended). */
+            acceptsExpiredCertificate?: boolean;
+            /** @description Accept a self-signed certificate of the receiver. */
+            acceptsSelfSignedCertificate?: boolean;
+            /** @description Accept a certificate that no trusted root signed. */
+            acceptsUntrustedRootCertificate?: boolean;
+            /** @description Whether events are sent to the webhook. */
+            active?: boolean;
+            /**
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @enum {string}
+             */
+            communicationFormat?: "http" | "json" | "soap";
+            /** @description A description of the webhook. */
+            description?: string;
+            /**
+             * @description The lowest TLS version used towards the receiver.
+             * @enum {string}
+             */
+            encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /**
+             * @description Whether the receiver is on the public internet.
+             * @enum {string}
+             */
+            networkType?: "local" | "public";
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown. */
+            password?: string;
+            /** @description For SOAP only; ignored. */
+            populateSoapActionHeader?: boolean;
+            /**
+             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
+             * @enum {string}
+             */
+            type?: "standard";
+            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            url?: string;
+            /** @description Basic authentication user name towards the receiver. */
+            username?: string;
+        };
+        /** @description A webhook of a merchant account. */
+        Webhook: {
+            _links?: components["schemas"]["WebhookLinks"];
+            /** @description Accept an expired certificate of the receiver (not recommended). */
+            acceptsExpiredCertificate?: boolean;
+            /** @description Accept a self-signed certificate of the receiver. */
+            acceptsSelfSignedCertificate?: boolean;
+            /** @description Accept a certificate that no trusted root signed. */
+            acceptsUntrustedRootCertificate?: boolean;
+            /** @description Whether events are sent to the webhook. */
+            active: boolean;
+            /**
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @enum {string}
+             */
+            communicationFormat: "http" | "json" | "soap";
+            /** @description A description of the webhook. */
+            description?: string;
+            /**
+             * @description The lowest TLS version used towards the receiver.
+             * @enum {string}
+             */
+            encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /** @description Whether the latest delivery to the webhook failed. */
+            hasError?: boolean;
+            /** @description Whether a Basic authentication password is set. */
+            hasPassword?: boolean;
+            /** @description The identifier of the webhook. */
+            id: string;
+            /**
+             * @description Whether the receiver is on the public internet.
+             * @enum {string}
+             */
+            networkType?: "local" | "public";
+            /** @description For SOAP only; ignored. */
+            populateSoapActionHeader?: boolean;
+            /**
+             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
+             * @enum {string}
+             */
+            type: "standard";
+            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            url: string;
+            /** @description Basic authentication user name towards the receiver. */
+            username?: string;
+        };
+        /** @description An event and how its delivery to the webhook went. */
+        WebhookEventDelivery: {
+            /** @description The attempts so far, oldest first. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The event code. */
+            eventCode: string;
+            /**
+             * Format: int64
+             * @description The identifier of the event.
+             */
+            eventId: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while the event is pending.
+             */
+            nextAttemptAt?: string;
+            /** @description The pspReference the event is about. */
+            pspReference: string;
+            /**
+             * @description `pending`: not yet accepted, retries are scheduled; `delivered`: accepted; `failed`: given up after the retry period (send it again with resend).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description The `success` of the event. */
+            success?: boolean;
+        };
+        /** @description Links of a webhook. */
+        WebhookLinks: {
+            events?: components["schemas"]["LinksElement"];
+            generateHmac?: components["schemas"]["LinksElement"];
+            merchant?: components["schemas"]["LinksElement"];
+            self: components["schemas"]["LinksElement"];
+            testWebhook?: components["schemas"]["LinksElement"];
+        };
     };
     responses: {
         /** @description The request could not be read: malformed JSON (00_400) or a body nested too deeply. */
@@ -263,6 +677,16 @@ export interface components {
          */
         CompanyId: string;
         /**
+         * @description The identifier of an event, as listed by the webhook's events.
+         * @example 42
+         */
+        EventId: number;
+        /**
+         * @description The unique identifier of the merchant account.
+         * @example DemoMerchantECOM
+         */
+        MerchantId: string;
+        /**
          * @description The number of the page to return, starting at 1.
          * @example 1
          */
@@ -272,6 +696,11 @@ export interface components {
          * @example 10
          */
         PageSize: number;
+        /**
+         * @description The unique identifier of the webhook.
+         * @example S2-4A6F1C3E2B7D
+         */
+        WebhookId: string;
     };
     requestBodies: never;
     headers: never;
@@ -341,6 +770,355 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listAllWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List all webhooks: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhooksResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setUpWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMerchantWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Set up a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    removeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a webhook: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the events of a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier of an event, as listed by the webhook's events.
+                 * @example 42
+                 */
+                eventId: components["parameters"]["EventId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send an event again: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    generateHmacKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate an HMAC key: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateHmacKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Test a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestWebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
     };

@@ -25,6 +25,14 @@ export interface Config {
   forwardAllowPrivateNetworks: boolean;
   forwardTimeoutMs: number;
   forwardMaxResponseBytes: number;
+  /** Run the webhook dispatcher in this process. */
+  webhookDispatch: boolean;
+  webhookPollMs: number;
+  webhookTimeoutMs: number;
+  webhookImmediateRetries: number;
+  /** Waits after the immediate retries, in seconds; the last one repeats. */
+  webhookRetryScheduleSeconds: number[];
+  webhookGiveUpAfterSeconds: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -61,6 +69,11 @@ const hostList = (raw: string): Record<string, string[]> => {
 const hexKey = (raw: string) => {
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be 64 hexadecimal characters (32 bytes)');
   return raw;
+};
+const secondsList = (raw: string): number[] => {
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isSafeInteger(v) || v < 0)) throw new Error('must be a comma-separated list of whole seconds, e.g. 120,300,600');
+  return values;
 };
 const boolean = (raw: string) => oneOf('true', 'false')(raw) === 'true';
 const text = (raw: string) => raw;
@@ -101,6 +114,17 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   },
   forwardTimeoutMs: { env: 'FORWARD_TIMEOUT_MS', doc: 'timeout of a forward request', default: () => 10_000, parse: integer(100, 120_000) },
   forwardMaxResponseBytes: { env: 'FORWARD_MAX_RESPONSE_BYTES', doc: 'largest forwarded response kept', default: () => 1_048_576, parse: integer(1024, 50_000_000) },
+  webhookDispatch: { env: 'WEBHOOK_DISPATCH', doc: 'deliver webhook events from this process', default: () => true, parse: boolean },
+  webhookPollMs: { env: 'WEBHOOK_POLL_MS', doc: 'how often the dispatcher looks for due events', default: () => 250, parse: integer(10, 60_000) },
+  webhookTimeoutMs: { env: 'WEBHOOK_TIMEOUT_MS', doc: 'how long a receiver may take', default: () => 10_000, parse: integer(100, 120_000) },
+  webhookImmediateRetries: { env: 'WEBHOOK_IMMEDIATE_RETRIES', doc: 'retries right after a failure', default: () => 3, parse: integer(0, 10) },
+  webhookRetryScheduleSeconds: {
+    env: 'WEBHOOK_RETRY_SCHEDULE',
+    doc: 'seconds between later retries; the last repeats',
+    default: () => [120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800],
+    parse: secondsList,
+  },
+  webhookGiveUpAfterSeconds: { env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS', doc: 'stop retrying an event this long after it happened', default: () => 30 * 24 * 3600, parse: integer(1, 365 * 24 * 3600) },
 };
 
 /** Reads the configuration; `overrides` win over the environment (tests use them). */

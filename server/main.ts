@@ -3,6 +3,7 @@ import { SandboxClock, systemClock } from './clock.js';
 import { loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { loadCardVault } from './crypto/card-vault.js';
+import { Dispatcher, dispatcherOptionsFrom } from './events/dispatcher.js';
 import { createLogger } from './logger.js';
 import { DEMO, seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
   const clock = sandboxClock ?? systemClock;
   const seed = await seedDemoData(store, clock.now(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
   const redirects = await RedirectSigner.load(store);
-  const app = createApp({ config, store, clock, sandboxClock, redirects, vault: loadCardVault(config), logger });
+  const vault = loadCardVault(config);
+  const app = createApp({ config, store, clock, sandboxClock, redirects, vault, logger });
+  const dispatcher = new Dispatcher({ store, clock, vault, logger }, dispatcherOptionsFrom(config));
+  if (config.webhookDispatch) dispatcher.start();
 
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
@@ -37,7 +41,10 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     server.close(() => {
-      void store.close().then(() => process.exit(0));
+      void dispatcher
+        .stop()
+        .then(() => store.close())
+        .then(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5_000).unref();
   };

@@ -14,9 +14,13 @@ import * as paymentLinks from './checkout/payment-links.js';
 import * as utility from './checkout/utility.js';
 import * as accounts from './management/accounts.js';
 import * as me from './management/me.js';
+import * as webhooks from './management/webhooks.js';
 import type { HandlerDeps, HandlerFactory } from './http/types.js';
 
-export type OperationId = keyof CheckoutOperations | keyof ManagementOperations;
+/** Operations this service sends (the spec's `webhooks`), rather than serves. */
+type OutboundOperationId = 'standardNotification';
+
+export type OperationId = Exclude<keyof CheckoutOperations | keyof ManagementOperations, OutboundOperationId>;
 
 export interface OperationEntry {
   /** Roles of design section 5: any one suffices. */
@@ -59,6 +63,15 @@ export const OPERATIONS = {
 
   getApiCredentialDetails: { requires: 'authenticated', handler: me.getApiCredentialDetails },
   listMerchantAccounts: { requires: [ROLES.accountsRead, ROLES.accountsReadWrite], handler: accounts.listMerchantAccounts },
+  listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listAllWebhooks },
+  setUpWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.setUpWebhook },
+  getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.getWebhook },
+  updateWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.updateWebhook },
+  removeWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.removeWebhook },
+  generateHmacKey: { requires: [ROLES.webhooksReadWrite], handler: webhooks.generateHmacKey },
+  testWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.testWebhook },
+  listWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listWebhookEvents },
+  resendWebhookEvent: { requires: [ROLES.webhooksReadWrite], handler: webhooks.resendWebhookEvent },
 } satisfies Record<OperationId, OperationEntry>;
 
 /** The handlers, built once per app. */

@@ -1,4 +1,5 @@
-import { ApiError, ERR_NOT_FOUND_ENTITY } from '../http/errors.js';
+import { reaches } from '../auth/credentials.domain.js';
+import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY } from '../http/errors.js';
 import type { Company, Credential, Merchant, Page, Tx } from '../store/types.js';
 import type { PageRequest } from './pagination.js';
 
@@ -19,4 +20,15 @@ export async function listVisibleMerchants(tx: Tx, credential: Credential, compa
         ? credential.associatedMerchantAccounts
         : undefined;
   return tx.listMerchants(companyId, (page.pageNumber - 1) * page.pageSize, page.pageSize, only);
+}
+
+/**
+ * A merchant account the credential may manage: another company's is not found (its existence
+ * is not confirmed); one of its own company outside a merchant-level credential's reach is forbidden.
+ */
+export async function visibleMerchant(tx: Tx, credential: Credential, merchantId: string): Promise<Merchant> {
+  const merchant = await tx.getMerchant(merchantId);
+  if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Merchant account ${merchantId} not found` });
+  if (!reaches(credential, merchant)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential does not reach merchant account ${merchantId}` });
+  return merchant;
 }

@@ -21,6 +21,24 @@ async function call(target: Target, method: string, path: string, body?: unknown
 }
 const post = (target: Target, path: string, body: unknown) => call(target, 'POST', path, body);
 
+async function management(target: Target, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${target.baseUrl.management}${path}`, {
+    method,
+    headers: { ...target.headers, 'Content-Type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`arranging ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A webhook of the demo merchant account that points at the loopback receiver. */
+async function webhook(target: Target): Promise<string> {
+  const created = await management(target, 'POST', '/merchants/DemoMerchantECOM/webhooks', { type: 'standard', url: await vaultUrl(), active: true, communicationFormat: 'json' });
+  return created.id as string;
+}
+const onWebhook: Arrange = async (target) => ({ path: { merchantId: 'DemoMerchantECOM', webhookId: await webhook(target) } });
+
 const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
 const base = { merchantAccount: 'DemoMerchantECOM', returnUrl: 'https://shop.example.com/return' };
 
@@ -99,6 +117,19 @@ export const ARRANGE: Record<string, Arrange> = {
   forward: async (target, c) => ({ body: { ...(c.body as object), storedPaymentMethodId: await token(target), baseUrl: await vaultUrl() } }),
   getPaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
   updatePaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
+  setUpWebhook: async (target, c) => ({ body: { ...(c.body as object), url: await vaultUrl() } }),
+  getWebhook: onWebhook,
+  updateWebhook: onWebhook,
+  removeWebhook: onWebhook,
+  generateHmacKey: onWebhook,
+  testWebhook: onWebhook,
+  listWebhookEvents: onWebhook,
+  resendWebhookEvent: async (target) => {
+    const webhookId = await webhook(target);
+    await payment(target, 1000);
+    const events = await management(target, 'GET', `/merchants/DemoMerchantECOM/webhooks/${webhookId}/events`);
+    return { path: { merchantId: 'DemoMerchantECOM', webhookId, eventId: String(events.data[0].eventId) } };
+  },
   updatesOrderForPaypalExpressCheckout: async (target, c) => {
     const pending = await payment(target, 1500, { paymentMethod: { type: 'paypal', subtype: 'express' } });
     return { body: { ...(c.body as object), pspReference: pending.pspReference, paymentData: pending.action.paymentData } };

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
 import { loadCardVault } from '../../server/crypto/card-vault.js';
+import { Dispatcher, dispatcherOptionsFrom } from '../../server/events/dispatcher.js';
 import { RedirectSigner } from '../../server/checkout/redirects.js';
 import { SandboxClock } from '../../server/clock.js';
 import { type Config, loadConfig } from '../../server/config.js';
@@ -25,6 +26,8 @@ export interface TestServer {
   /** Checkout client with the merchant credential (DemoMerchantECOM, checkout roles only). */
   merchantCheckout: ReturnType<typeof createCheckoutClient>;
   management: ReturnType<typeof createManagementClient>;
+  /** The webhook dispatcher; not started: tests drive it with `drain()`, or `start()` it. */
+  dispatcher: Dispatcher;
   stop(): Promise<void>;
 }
 
@@ -51,7 +54,10 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   const clock = await SandboxClock.load(realStore);
   await seedDemoData(realStore, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
   const redirects = await RedirectSigner.load(realStore);
-  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault: loadCardVault(config), logger: createLogger(config.logLevel) });
+  const vault = loadCardVault(config);
+  const logger = createLogger(config.logLevel);
+  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault, logger });
+  const dispatcher = new Dispatcher({ store: realStore, clock, vault, logger }, dispatcherOptionsFrom(config));
   const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
   const server = options.https
     ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
@@ -70,7 +76,9 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     checkout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: COMPANY_KEY }),
     merchantCheckout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: MERCHANT_KEY }),
     management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),
+    dispatcher,
     async stop() {
+      await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
