@@ -84,3 +84,44 @@ describe('The server process with its SQLite file', () => {
     expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h.key_hash))).toBe(true);
   });
 });
+
+describe('The event outbox across a crash', () => {
+  test('When the server is killed after a capture committed but before delivery, then the restarted server delivers the CAPTURE event', async () => {
+    const { Receiver } = await import('../helpers/receiver.js');
+    const receiver = await new Receiver().start();
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    const env = {
+      DATABASE_PATH: join(dir, 'payments.sqlite'),
+      DEMO_COMPANY_API_KEY: COMPANY_KEY,
+      DEMO_MERCHANT_API_KEY: MERCHANT_KEY,
+      FORWARD_ALLOWLIST: '{"*":["127.0.0.1"]}',
+      FORWARD_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_POLL_MS: '50',
+    };
+    try {
+      running = await spawnServer({ ...env, WEBHOOK_DISPATCH: 'false' });
+      const headers = { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY };
+      await fetch(`${running.baseUrl}/management/v3/merchants/DemoMerchantECOM/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' }),
+      });
+      const client = createCheckoutClient({ baseUrl: `${running.baseUrl}/checkout/v71`, apiKey: COMPANY_KEY });
+      const psp = (await client.POST('/payments', { body: buildPaymentRequest() })).data!.pspReference!;
+      const capture = await client.POST('/payments/{paymentPspReference}/captures', { params: { path: { paymentPspReference: psp } }, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+      expect(capture.response.status).toBe(201);
+      await kill(running, 'SIGKILL');
+      expect(receiver.received).toHaveLength(0);
+
+      running = await spawnServer(env);
+      const deadline = Date.now() + 10_000;
+      while (receiver.received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(receiver.items().map((i) => [i.eventCode, i.pspReference])).toEqual([
+        ['AUTHORISATION', psp],
+        ['CAPTURE', capture.data!.pspReference],
+      ]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createManagementClient } from '../../../client/index.js';
+import { MERCHANT_KEY } from '../../helpers/keys.js';
+import { Receiver } from '../../helpers/receiver.js';
+import { startServer, type TestServer } from '../../helpers/start-server.js';
+
+let server: TestServer;
+let receiver: Receiver;
+beforeAll(async () => {
+  server = await startServer();
+  receiver = await new Receiver().start();
+});
+afterAll(async () => {
+  await server.stop();
+  await receiver.stop();
+});
+
+const m = { merchantId: 'DemoMerchantECOM' };
+const create = (body: Record<string, unknown> = {}, merchantId = 'DemoMerchantECOM') =>
+  server.management.POST('/merchants/{merchantId}/webhooks', { params: { path: { merchantId } }, body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', ...body } as never });
+
+describe('POST /merchants/{merchantId}/webhooks', () => {
+  test('When a webhook with a password is set up, then it is active and says it has a password without showing it', async () => {
+    const { data, response } = await create({ username: 'events', password: 'secret-1', description: 'Orders' });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', username: 'events', hasPassword: true, hasError: false, description: 'Orders' });
+    expect(JSON.stringify(data)).not.toContain('secret-1');
+    expect(data?._links.self.href).toBe(`${server.managementUrl}/merchants/DemoMerchantECOM/webhooks/${data?.id}`);
+  });
+
+  test.each([
+    ['a host off the allow-list', { url: 'https://events.example.com/hook' }, 'url'],
+    ['an ftp URL', { url: 'ftp://127.0.0.1/hook' }, 'url'],
+    ['user info in the URL', { url: 'http://u:p@127.0.0.1/hook' }, 'url'],
+    ['the SOAP format', { communicationFormat: 'soap' }, 'communicationFormat'],
+    ['an unknown type', { type: 'banking' }, 'type'],
+  ])('When the webhook has %s, then the answer is 422 naming the field', async (_name, body, field) => {
+    const { error, response } = await create(body);
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ status: 422, invalidFields: [expect.objectContaining({ name: field })] });
+  });
+
+  test('When another company\'s merchant account is named, then it is not found', async () => {
+    expect((await create({}, 'SomeoneElsesMerchant')).error).toMatchObject({ status: 404, errorCode: '30_112' });
+  });
+
+  test('When a credential without a webhooks role sets one up, then the answer is 403', async () => {
+    const limited = createManagementClient({ baseUrl: server.managementUrl, apiKey: MERCHANT_KEY });
+    const { response } = await limited.POST('/merchants/{merchantId}/webhooks', { params: { path: m }, body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' } });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('GET /merchants/{merchantId}/webhooks', () => {
+  test('When webhooks exist, then they are listed a page at a time', async () => {
+    await create();
+    const { data } = await server.management.GET('/merchants/{merchantId}/webhooks', { params: { path: m, query: { pageSize: 1 } } });
+    expect(data?.data).toHaveLength(1);
+    expect(data?.itemsTotal).toBeGreaterThanOrEqual(2);
+    expect(data?._links.next?.href).toContain('pageNumber=2&pageSize=1');
+  });
+});
+
+describe('GET /merchants/{merchantId}/webhooks/{webhookId}, PATCH and DELETE', () => {
+  test('When a webhook is deactivated, then it stays so; when removed, then it is not found', async () => {
+    const id = (await create()).data!.id;
+    const p = { params: { path: { ...m, webhookId: id } } };
+    const { data } = await server.management.PATCH('/merchants/{merchantId}/webhooks/{webhookId}', { ...p, body: { active: false, description: 'paused' } });
+    expect(data).toMatchObject({ active: false, description: 'paused', url: receiver.url });
+    expect((await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', p)).data?.active).toBe(false);
+    expect((await server.management.DELETE('/merchants/{merchantId}/webhooks/{webhookId}', p)).response.status).toBe(204);
+    expect((await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', p)).response.status).toBe(404);
+  });
+
+  test('When a webhook is inactive, then events are not queued for it', async () => {
+    const id = (await create({ active: false })).data!.id;
+    await server.checkout.POST('/orders', { body: { merchantAccount: 'DemoMerchantECOM', reference: 'inactive', amount: { currency: 'EUR', value: 100 } } });
+    const { data } = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { ...m, webhookId: id } } });
+    expect(data?.data).toEqual([]);
+  });
+});
+
+describe('POST /merchants/{merchantId}/webhooks/{webhookId}/generateHmac', () => {
+  test('When a key is generated, then it is 64 hex characters and differs each time', async () => {
+    const id = (await create()).data!.id;
+    const p = { params: { path: { ...m, webhookId: id } } };
+    const a = (await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', p)).data!.hmacKey;
+    const b = (await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', p)).data!.hmacKey;
+    expect(a).toMatch(/^[0-9A-F]{64}$/);
+    expect(b).not.toBe(a);
+  });
+});
+
+describe('POST /merchants/{merchantId}/webhooks/{webhookId}/test', () => {
+  test('When the receiver accepts the test event, then the result is success with what was sent', async () => {
+    const id = (await create()).data!.id;
+    const { data } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', {
+      params: { path: { ...m, webhookId: id } },
+      body: { notification: { eventCode: 'CAPTURE', success: true, amount: { currency: 'EUR', value: 250 } } },
+    });
+    expect(data?.data?.[0]).toMatchObject({ merchantId: 'DemoMerchantECOM', status: 'success', responseCode: '200', output: '[accepted]' });
+    expect(JSON.parse(data!.data![0]!.requestSent!).notificationItems[0].NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', amount: { value: 250 } });
+  });
+
+  test('When the receiver fails, then the result is failed with its status', async () => {
+    const id = (await create()).data!.id;
+    receiver.answer = (_req, res) => res.writeHead(500).end('boom');
+    const { data } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', { params: { path: { ...m, webhookId: id } }, body: {} });
+    receiver.answer = (_req, res) => res.writeHead(200).end('[accepted]');
+    expect(data?.data?.[0]).toMatchObject({ status: 'failed', responseCode: '500', output: 'boom' });
+  });
+});
+
+describe('GET /merchants/{merchantId}/webhooks/{webhookId}/events and POST /merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', () => {
+  test('When an event was delivered and is sent again, then it is delivered a second time and both attempts are listed', async () => {
+    const id = (await create()).data!.id;
+    const p = { params: { path: { ...m, webhookId: id } } };
+    await server.checkout.POST('/orders', { body: { merchantAccount: 'DemoMerchantECOM', reference: 'resend', amount: { currency: 'EUR', value: 100 } } });
+    await server.dispatcher.drain();
+    const [event] = (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', p)).data!.data;
+    expect(event).toMatchObject({ eventCode: 'ORDER_OPENED', status: 'delivered' });
+    const before = receiver.received.length;
+    await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', { params: { path: { ...m, webhookId: id, eventId: event!.eventId } } });
+    await server.dispatcher.drain();
+    expect(receiver.received.length).toBe(before + 1);
+    const [again] = (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', p)).data!.data;
+    expect(again!.attempts).toHaveLength(2);
+  });
+
+  test('When an unknown event is sent again, then it is not found', async () => {
+    const id = (await create()).data!.id;
+    const { response } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', { params: { path: { ...m, webhookId: id, eventId: 999999 } } });
+    expect(response.status).toBe(404);
+  });
+});
