@@ -41,7 +41,7 @@ for (const area of ['checkout', 'management']) {
     }
   }
   for (const file of [...walk(join(specDir, 'components', 'responses')), ...(existsSync(join(specDir, 'webhooks')) ? walk(join(specDir, 'webhooks')) : [])]) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/\$ref: (\.\.\/\.\.\/examples\/\S+)/g)) referenced.add(join(dirname(file), match[1]));
+    for (const match of readFileSync(file, 'utf8').matchAll(/\$ref: ((?:\.\.\/)+examples\/\S+)/g)) referenced.add(join(dirname(file), match[1]));
   }
   for (const file of walk(join(specDir, 'examples'))) {
     if (!referenced.has(file)) problems.push(`${area}: ${relative(root, file)} is not used by any operation`);

@@ -61,7 +61,7 @@ describe('GET /merchants/{merchantId}/webhooks', () => {
   });
 });
 
-describe('GET /merchants/{merchantId}/webhooks/{webhookId}, PATCH and DELETE', () => {
+describe('GET /merchants/{merchantId}/webhooks/{webhookId}, PATCH /merchants/{merchantId}/webhooks/{webhookId} and DELETE /merchants/{merchantId}/webhooks/{webhookId}', () => {
   test('When a webhook is deactivated, then it stays so; when removed, then it is not found', async () => {
     const id = (await create()).data!.id;
     const p = { params: { path: { ...m, webhookId: id } } };
