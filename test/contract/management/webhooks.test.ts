@@ -25,7 +25,7 @@ describe('POST /merchants/{merchantId}/webhooks', () => {
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', username: 'events', hasPassword: true, hasError: false, description: 'Orders' });
     expect(JSON.stringify(data)).not.toContain('secret-1');
-    expect(data?._links.self.href).toBe(`${server.managementUrl}/merchants/DemoMerchantECOM/webhooks/${data?.id}`);
+    expect(data?._links?.self.href).toBe(`${server.managementUrl}/merchants/DemoMerchantECOM/webhooks/${data?.id}`);
   });
 
   test.each([
