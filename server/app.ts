@@ -10,6 +10,7 @@ import { newPspReference } from './checkout/references.js';
 import type { Deps } from './deps.js';
 import { CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
 import { authentication } from './http/auth.js';
+import { corsCheck, corsPreflight } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ROUTE } from './http/errors.js';
 import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
@@ -85,10 +86,11 @@ export function createApp(deps: Deps): Express {
     return operation.handle(req, res, next);
   };
 
-  const auth = authentication(store, clock);
+  const auth = [authentication(store, clock), corsCheck(store)];
   const body = jsonBody(config.bodyLimitBytes);
-  app.use(CHECKOUT_BASE, auth, idempotencyKeyHeader, ...body);
-  app.use(MANAGEMENT_BASE, auth, ...body);
+  app.use([CHECKOUT_BASE, MANAGEMENT_BASE], corsPreflight);
+  app.use(CHECKOUT_BASE, ...auth, idempotencyKeyHeader, ...body);
+  app.use(MANAGEMENT_BASE, ...auth, ...body);
   app.use(validators(checkoutSpec));
   app.use(validators(managementSpec));
   app.use([CHECKOUT_BASE, MANAGEMENT_BASE], dispatch);

@@ -15,6 +15,7 @@ import * as utility from './checkout/utility.js';
 import * as accounts from './management/accounts.js';
 import * as me from './management/me.js';
 import * as webhooks from './management/webhooks.js';
+import * as credentials from './management/credentials.js';
 import type { HandlerDeps, HandlerFactory } from './http/types.js';
 
 /** Operations this service sends (the spec's `webhooks`), rather than serves. */
@@ -63,6 +64,17 @@ export const OPERATIONS = {
 
   getApiCredentialDetails: { requires: 'authenticated', handler: me.getApiCredentialDetails },
   listMerchantAccounts: { requires: [ROLES.accountsRead, ROLES.accountsReadWrite], handler: accounts.listMerchantAccounts },
+  listCompanyApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listCompanyApiCredentials },
+  getCompanyApiCredential: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.getCompanyApiCredential },
+  listCompanyAllowedOrigins: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listCompanyAllowedOrigins },
+  generateNewCompanyApiKey: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.generateNewCompanyApiKey },
+  listMerchantApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listMerchantApiCredentials },
+  getMerchantApiCredential: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.getMerchantApiCredential },
+  generateNewMerchantApiKey: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.generateNewMerchantApiKey },
+  getAllowedOrigins: { requires: 'anyManagementRole', handler: credentials.getAllowedOrigins },
+  addAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.addAllowedOrigin },
+  getAllowedOriginDetails: { requires: 'anyManagementRole', handler: credentials.getAllowedOriginDetails },
+  removeAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.removeAllowedOrigin },
   listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listAllWebhooks },
   setUpWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.setUpWebhook },
   getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.getWebhook },

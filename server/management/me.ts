@@ -22,7 +22,7 @@ export function credentialLinks(c: Credential, base: string) {
 export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res) => {
   const { credential: c } = callerOf(res);
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-  const company = await deps.store.transaction((tx) => tx.getCompany(c.companyId));
+  const [company, origins] = await deps.store.transaction(async (tx) => [await tx.getCompany(c.companyId), await tx.listAllowedOrigins(c.id)] as const);
   const body: MeApiCredential = {
     id: c.id,
     username: c.username,
@@ -32,7 +32,7 @@ export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res
     clientKey: c.clientKey,
     roles: c.roles,
     allowedIpAddresses: c.allowedIpAddresses,
-    allowedOrigins: [],
+    allowedOrigins: origins.map((o) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } } })),
     associatedMerchantAccounts: c.merchantId ? [c.merchantId] : c.associatedMerchantAccounts,
     _links: credentialLinks(c, base),
   };

@@ -225,6 +225,13 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
+export interface AllowedOrigin {
+  id: string;
+  credentialId: string;
+  domain: string;
+  createdAt: string;
+}
+
 export interface Webhook {
   id: string;
   companyId: string;
@@ -302,8 +309,16 @@ export interface Tx {
 
   insertCredential(credential: Credential): Promise<void>;
   getCredential(id: string): Promise<Credential | undefined>;
+  /** Company-level credentials (merchantId null) or those of one merchant account. */
+  listCredentials(companyId: string, merchantId: string | null, offset: number, limit: number): Promise<Page<Credential>>;
   insertApiKey(key: ApiKeyRecord): Promise<void>;
   getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(credentialId: string): Promise<ApiKeyRecord[]>;
+  updateApiKey(key: ApiKeyRecord): Promise<void>;
+  insertAllowedOrigin(origin: AllowedOrigin): Promise<void>;
+  listAllowedOrigins(credentialId: string): Promise<AllowedOrigin[]>;
+  getAllowedOrigin(id: string): Promise<AllowedOrigin | undefined>;
+  deleteAllowedOrigin(id: string): Promise<void>;
 
   insertPayment(payment: Payment): Promise<void>;
   /** Reads a payment for a change: adapters with concurrent writers lock the row. */

@@ -395,6 +395,16 @@ export class SqliteStore implements Store {
       getCredential: q('SELECT * FROM api_credentials WHERE id = ?'),
       insertApiKey: q('INSERT INTO api_keys (key_hash, credential_id, created_at, expires_at) VALUES (@keyHash, @credentialId, @createdAt, @expiresAt)'),
       getApiKey: q('SELECT * FROM api_keys WHERE key_hash = ?'),
+      listApiKeys: q('SELECT * FROM api_keys WHERE credential_id = ? ORDER BY created_at'),
+      updateApiKey: q('UPDATE api_keys SET expires_at = @expiresAt WHERE key_hash = @keyHash'),
+      countCompanyCredentials: q('SELECT COUNT(*) AS n FROM api_credentials WHERE company_id = ? AND merchant_id IS NULL'),
+      listCompanyCredentials: q('SELECT * FROM api_credentials WHERE company_id = ? AND merchant_id IS NULL ORDER BY id LIMIT ? OFFSET ?'),
+      countMerchantCredentials: q('SELECT COUNT(*) AS n FROM api_credentials WHERE company_id = ? AND merchant_id = ?'),
+      listMerchantCredentials: q('SELECT * FROM api_credentials WHERE company_id = ? AND merchant_id = ? ORDER BY id LIMIT ? OFFSET ?'),
+      insertOrigin: q('INSERT INTO allowed_origins (id, credential_id, domain, created_at) VALUES (@id, @credentialId, @domain, @createdAt)'),
+      listOrigins: q('SELECT * FROM allowed_origins WHERE credential_id = ? ORDER BY created_at, id'),
+      getOrigin: q('SELECT * FROM allowed_origins WHERE id = ?'),
+      deleteOrigin: q('DELETE FROM allowed_origins WHERE id = ?'),
       insertPayment: q(`INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`),
       getPayment: q('SELECT * FROM payments WHERE psp_reference = ?'),
       findPaymentByReference: q('SELECT * FROM payments WHERE merchant_account = ? AND reference = ? ORDER BY rowid DESC LIMIT 1'),
@@ -501,6 +511,21 @@ export class SqliteStore implements Store {
         }),
       getCredential: async (id) => one(s.getCredential.get(id), toCredential),
       insertApiKey: async (k: ApiKeyRecord) => void s.insertApiKey.run(k),
+      listApiKeys: async (credentialId) =>
+        (s.listApiKeys.all(credentialId) as Row[]).map((r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
+      updateApiKey: async (k) => void s.updateApiKey.run(k),
+      listCredentials: async (companyId, merchantId, offset, limit) =>
+        merchantId === null
+          ? { items: (s.listCompanyCredentials.all(companyId, limit, offset) as Row[]).map(toCredential), total: num((s.countCompanyCredentials.get(companyId) as Row).n) }
+          : {
+              items: (s.listMerchantCredentials.all(companyId, merchantId, limit, offset) as Row[]).map(toCredential),
+              total: num((s.countMerchantCredentials.get(companyId, merchantId) as Row).n),
+            },
+      insertAllowedOrigin: async (o) => void s.insertOrigin.run(o),
+      listAllowedOrigins: async (credentialId) =>
+        (s.listOrigins.all(credentialId) as Row[]).map((r) => ({ id: str(r.id), credentialId: str(r.credential_id), domain: str(r.domain), createdAt: str(r.created_at) })),
+      getAllowedOrigin: async (id) => one(s.getOrigin.get(id), (r) => ({ id: str(r.id), credentialId: str(r.credential_id), domain: str(r.domain), createdAt: str(r.created_at) })),
+      deleteAllowedOrigin: async (id) => void s.deleteOrigin.run(id),
       getApiKey: async (hash) =>
         one(s.getApiKey.get(hash), (r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
       insertPayment: async (p) => void s.insertPayment.run(paymentParams(p)),

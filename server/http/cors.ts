@@ -1,0 +1,42 @@
+import type { RequestHandler } from 'express';
+import { originAllowed } from '../management/credentials.domain.js';
+import type { Store } from '../store/types.js';
+import { ApiError, ERR_NOT_ALLOWED } from './errors.js';
+import { callerOf } from './request-context.js';
+
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-API-Key';
+const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
+
+/**
+ * Answers CORS preflights. They carry no credentials, so they cannot be checked against a
+ * credential's allowed origins; the real request is (below), and a refused origin gets no
+ * Access-Control-Allow-Origin, so the browser withholds the answer.
+ */
+export const corsPreflight: RequestHandler = (req, res, next) => {
+  const origin = req.get('origin');
+  if (req.method !== 'OPTIONS' || !origin || !req.get('access-control-request-method')) return next();
+  res.set({
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '600',
+    Vary: 'Origin',
+  });
+  res.status(204).end();
+};
+
+/**
+ * A browser request (with an Origin) is served only to origins the credential allows; an empty
+ * list allows any origin (design section 5). Requests without an Origin are server-to-server.
+ */
+export function corsCheck(store: Store): RequestHandler {
+  return async (req, res, next) => {
+    const origin = req.get('origin');
+    if (!origin) return next();
+    const { credential } = callerOf(res);
+    const origins = await store.transaction((tx) => tx.listAllowedOrigins(credential.id));
+    if (!originAllowed(origins, origin)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
+    res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Idempotency-Key', Vary: 'Origin' });
+    next();
+  };
+}
