@@ -228,6 +228,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchants/{merchantId}/paymentMethodSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all payment methods
+         * @description Lists the payment method settings of the merchant account, a page at a time, optionally of one store or business line. Needs Management API - Payment methods read (or read and write).
+         */
+        get: operations["getAllPaymentMethods"];
+        put?: never;
+        /**
+         * Request a payment method
+         * @description Adds a payment method to the merchant account; once enabled it is offered by the checkout payment methods operation. A type already set up for the same stores is refused (422). Needs Management API - Payment methods read and write.
+         */
+        post: operations["requestPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get payment method details
+         * @description Needs Management API - Payment methods read (or read and write).
+         */
+        get: operations["getPaymentMethodDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a payment method
+         * @description Changes the given fields: `enabled`, `countries`, `currencies`, `customRoutingFlags`, the stores (`store` or `stores`), and per-type details; omitted fields stay. Needs Management API - Payment methods read and write.
+         */
+        patch: operations["updatePaymentMethod"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an Apple Pay domain
+         * @description Adds domains to an Apple Pay setting; for any other type the answer is 422. Needs Management API - Payment methods read and write.
+         */
+        post: operations["addApplePayDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Apple Pay domains
+         * @description Needs Management API - Payment methods read (or read and write).
+         */
+        get: operations["getApplePayDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/payoutSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of payout settings
+         * @description Lists the payout settings of the merchant account. Needs Management API - Payout Account Settings Read (or Read And Write).
+         */
+        get: operations["listPayoutSettings"];
+        put?: never;
+        /**
+         * Add a payout setting
+         * @description Links the merchant account to a transfer instrument. The bank account is verified before payouts are allowed; `verificationStatus` and `allowed` tell the outcome. Needs Management API - Payout Account Settings Read And Write.
+         */
+        post: operations["addPayoutSetting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/payoutSettings/{payoutSettingsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout setting
+         * @description Returns the payout setting; an `enabledFromDate` that has passed with `enabled` false has switched payouts on. Needs Management API - Payout Account Settings Read (or Read And Write).
+         */
+        get: operations["getPayoutSetting"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a payout setting
+         * @description Removes the payout setting. Needs Management API - Payout Account Settings Read And Write.
+         */
+        delete: operations["deletePayoutSetting"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a payout setting
+         * @description Switches payouts on or off. Needs Management API - Payout Account Settings Read And Write.
+         */
+        patch: operations["updatePayoutSetting"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/splitConfigurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of split configurations
+         * @description Needs Management API - SplitConfiguration read and write.
+         */
+        get: operations["listSplitConfigurations"];
+        put?: never;
+        /**
+         * Create a split configuration profile
+         * @description Creates a profile with its rules; once associated with a store it splits the funds of all transactions of that store between the liable balance account and the user's balance account. Needs Management API - SplitConfiguration read and write.
+         */
+        post: operations["createSplitConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a split configuration
+         * @description Needs Management API - SplitConfiguration read and write.
+         */
+        get: operations["getSplitConfiguration"];
+        put?: never;
+        /**
+         * Create a rule
+         * @description Adds a rule to the profile; a rule with the same conditions as an existing one is refused (422). Returns the whole profile. Needs Management API - SplitConfiguration read and write.
+         */
+        post: operations["createRule"];
+        /**
+         * Delete a split configuration
+         * @description Deletes the profile; the answer carries the deleted profile. Needs Management API - SplitConfiguration read and write.
+         */
+        delete: operations["deleteSplitConfiguration"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the description of a split configuration
+         * @description Needs Management API - SplitConfiguration read and write.
+         */
+        patch: operations["updateSplitConfigurationDescription"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rule
+         * @description Deletes the rule; the last rule of a profile cannot be deleted (422). Returns the profile. Needs Management API - SplitConfiguration read and write.
+         */
+        delete: operations["deleteSplitConfigurationRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the conditions of a rule
+         * @description Replaces the conditions of the rule; the same conditions as another rule are refused (422). Needs Management API - SplitConfiguration read and write.
+         */
+        patch: operations["updateSplitConditions"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}/splitLogic/{splitLogicId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the split logic of a rule
+         * @description Needs Management API - SplitConfiguration read and write.
+         */
+        patch: operations["updateSplitLogic"];
+        trace?: never;
+    };
     "/merchants/{merchantId}/webhooks": {
         parameters: {
             query?: never;
@@ -364,6 +604,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A commission booked to another balance account. */
+        AdditionalCommission: {
+            /** @description The balance account. */
+            balanceAccountId?: string;
+            /**
+             * Format: int64
+             * @description A fixed amount in minor units.
+             */
+            fixedAmount?: number;
+            /**
+             * Format: int64
+             * @description A share in basis points.
+             */
+            variablePercentage?: number;
+        };
         /** @description A domain that may use the credential's client key from a browser. */
         AllowedOrigin: {
             _links?: components["schemas"]["Links"];
@@ -419,6 +674,24 @@ export interface components {
             generateClientKey?: components["schemas"]["LinksElement"];
             merchant?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
+        };
+        /** @description Apple Pay details. */
+        ApplePayInfo: {
+            /** @description The domains Apple Pay is shown on. */
+            domains: string[];
+        };
+        /** @description The commission booked to the user's balance account. */
+        Commission: {
+            /**
+             * Format: int64
+             * @description A fixed amount in minor units of the transaction currency.
+             */
+            fixedAmount?: number;
+            /**
+             * Format: int64
+             * @description A share of the amount in basis points (100 = 1%).
+             */
+            variablePercentage?: number;
         };
         /** @description A company-level API credential. */
         CompanyApiCredential: {
@@ -551,6 +824,13 @@ export interface components {
         GenerateHmacKeyResponse: {
             /** @description 64 hexadecimal characters. */
             hmacKey: string;
+        };
+        /** @description Google Pay details. */
+        GooglePayInfo: {
+            /** @description The Google Pay merchant identifier. */
+            merchantId?: string;
+            /** @description Reuse the merchant identifier of another account. */
+            reuseMerchantId?: boolean;
         };
         /** @description One field of the request that was rejected. */
         InvalidField: {
@@ -713,6 +993,141 @@ export interface components {
             prev?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
         };
+        /** @description A page of payment method settings. */
+        PaymentMethodResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The settings on this page. */
+            data?: components["schemas"]["PaymentMethodSetting"][];
+            /**
+             * Format: int32
+             * @description The number of items in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+            /** @description Types whose verification failed. */
+            typesWithErrors?: string[];
+        };
+        /** @description A payment method setting of the merchant account. */
+        PaymentMethodSetting: {
+            /** @description Whether the method may be used (verification passed). */
+            allowed?: boolean;
+            applePay?: components["schemas"]["ApplePayInfo"];
+            /** @description The business line. */
+            businessLineId?: string;
+            /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
+            countries?: string[];
+            /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
+            currencies?: string[];
+            /** @description Flags for acquirer routing. */
+            customRoutingFlags?: string[];
+            /** @description Whether the method is offered: enabled methods feed the checkout payment methods. */
+            enabled?: boolean;
+            googlePay?: components["schemas"]["GooglePayInfo"];
+            /** @description The identifier of the setting. */
+            id: string;
+            paypal?: components["schemas"]["PayPalInfo"];
+            /** @description The merchant reference of the setting. */
+            reference?: string;
+            /** @description The sales channel. */
+            shopperInteraction?: string;
+            /** @description The store, when the method is tied to exactly one. */
+            store?: string;
+            /** @description The stores the method is tied to. */
+            storeIds?: string[];
+            /** @description The stores the method is tied to (same as storeIds). */
+            stores?: string[];
+            /** @description The payment method. */
+            type?: string;
+            /**
+             * @description The verification of the method.
+             * @enum {string}
+             */
+            verificationStatus?: "valid" | "pending" | "invalid" | "rejected";
+        };
+        /** @description A payment method to add to the merchant account. */
+        PaymentMethodSetupInfo: {
+            applePay?: components["schemas"]["ApplePayInfo"];
+            /** @description The business line (platform integrations). */
+            businessLineId?: string;
+            /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
+            countries?: string[];
+            /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
+            currencies?: string[];
+            /** @description Flags for acquirer routing. */
+            customRoutingFlags?: string[];
+            googlePay?: components["schemas"]["GooglePayInfo"];
+            paypal?: components["schemas"]["PayPalInfo"];
+            /** @description The merchant reference of the setting. */
+            reference?: string;
+            /**
+             * @description The sales channel of the setting.
+             * @enum {string}
+             */
+            shopperInteraction?: "eCommerce" | "pos" | "moto" | "contAuth";
+            /** @description The stores the method is tied to; empty means none. */
+            storeIds?: string[];
+            /**
+             * @description The payment method: a card brand or a local method.
+             * @enum {string}
+             */
+            type: "visa" | "mc" | "amex" | "maestro" | "jcb" | "cup" | "diners" | "discover" | "ideal" | "bcmc" | "paypal" | "klarna" | "sepadirectdebit" | "applepay" | "googlepay" | "giftcard" | "swish" | "twint" | "vipps" | "mobilepay" | "blik" | "trustly";
+        };
+        /** @description A link from the merchant account to a transfer instrument (bank account). Payouts happen only when both `enabled` and `allowed` are true. */
+        PayoutSettings: {
+            /** @description Whether payouts are allowed: true once the bank account is verified as valid. */
+            allowed?: boolean;
+            /** @description Whether payouts are switched on. */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description With `enabled` false: the date from which payouts switch on, after which it is cleared. With `enabled` true: the date payouts start.
+             */
+            enabledFromDate?: string;
+            /** @description The identifier of the payout setting. */
+            id: string;
+            /**
+             * @description `first` same day, `urgent` next day, `normal` in 1 to 3 days.
+             * @enum {string}
+             */
+            priority?: "first" | "normal" | "urgent";
+            /** @description The transfer instrument (bank account). */
+            transferInstrumentId: string;
+            /**
+             * @description The bank account verification. Test values: an identifier ending in `INVALID`, `REJECTED` or `PENDING` gives that status; any other is `valid`.
+             * @enum {string}
+             */
+            verificationStatus?: "invalid" | "pending" | "rejected" | "valid";
+        };
+        /** @description Link a transfer instrument to the merchant account. */
+        PayoutSettingsRequest: {
+            /** @description Whether payouts are switched on; true by default. */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description The date from which payouts switch on (ISO 8601).
+             */
+            enabledFromDate?: string;
+            /** @description The transfer instrument (bank account). */
+            transferInstrumentId: string;
+        };
+        /** @description The payout settings of the merchant account; several may exist, for several currencies. */
+        PayoutSettingsResponse: {
+            /** @description The payout settings. */
+            data?: components["schemas"]["PayoutSettings"][];
+        };
+        /** @description PayPal details. */
+        PayPalInfo: {
+            /** @description Capture at once. */
+            directCapture?: boolean;
+            /** @description The PayPal payer identifier. */
+            payerId?: string;
+            /** @description The PayPal account email. */
+            subject?: string;
+        };
         /** @description The error body of every management error response, in the RFC 7807 problem-details style. `status` always equals the HTTP status. */
         RestServiceError: {
             /** @description An explanation specific to this occurrence. */
@@ -737,6 +1152,122 @@ export interface components {
              * @description A URI that identifies the kind of problem.
              */
             type: string;
+        };
+        /** @description A split configuration profile with its rules. */
+        SplitConfiguration: {
+            /** @description Describes the profile. */
+            description: string;
+            /** @description The rules. */
+            rules: components["schemas"]["SplitConfigurationRule"][];
+            /** @description The identifier of the configuration. */
+            readonly splitConfigurationId?: string;
+        };
+        /** @description The split configurations of the merchant account. */
+        SplitConfigurationList: {
+            /** @description The configurations. */
+            data?: components["schemas"]["SplitConfiguration"][];
+        };
+        /** @description How the funds of a matching transaction are split and booked. */
+        SplitConfigurationLogic: {
+            /**
+             * @description Who pays the acquiring fees.
+             * @enum {string}
+             */
+            acquiringFees?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            additionalCommission?: components["schemas"]["AdditionalCommission"];
+            /**
+             * @description Who pays the service commission.
+             * @enum {string}
+             */
+            adyenCommission?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the service fees.
+             * @enum {string}
+             */
+            adyenFees?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the service markup.
+             * @enum {string}
+             */
+            adyenMarkup?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description How chargebacks are booked.
+             * @enum {string}
+             */
+            chargeback?: "deductFromLiableAccount" | "deductFromOneBalanceAccount" | "deductAccordingToSplitRatio";
+            /**
+             * @description Who pays chargeback fees.
+             * @enum {string}
+             */
+            chargebackCostAllocation?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            commission: components["schemas"]["Commission"];
+            /**
+             * @description Who pays interchange.
+             * @enum {string}
+             */
+            interchange?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the payment fee.
+             * @enum {string}
+             */
+            paymentFee?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description How refunds are booked.
+             * @enum {string}
+             */
+            refund?: "deductFromLiableAccount" | "deductFromOneBalanceAccount" | "deductAccordingToSplitRatio";
+            /**
+             * @description Who pays refund fees.
+             * @enum {string}
+             */
+            refundCostAllocation?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Where the remainder goes.
+             * @enum {string}
+             */
+            remainder?: "addToLiableAccount" | "addToOneBalanceAccount";
+            /**
+             * @description Who pays the scheme fee.
+             * @enum {string}
+             */
+            schemeFee?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /** @description The identifier of the split logic. */
+            readonly splitLogicId?: string;
+            /**
+             * @description Where the surcharge goes.
+             * @enum {string}
+             */
+            surcharge?: "addToLiableAccount" | "addToOneBalanceAccount";
+            /**
+             * @description Where tips go.
+             * @enum {string}
+             */
+            tip?: "addToLiableAccount" | "addToOneBalanceAccount";
+        };
+        /** @description A rule: transactions that match its conditions are split by its logic. No two rules of a configuration have the same conditions. */
+        SplitConfigurationRule: {
+            /**
+             * @description The card region.
+             * @enum {string}
+             */
+            cardRegion?: "international" | "intraEEA" | "intraRegional" | "interRegional" | "domestic" | "ANY";
+            /** @description The currency (ISO 4217) or `ANY`. */
+            currency: string;
+            /**
+             * @description The funding source.
+             * @enum {string}
+             */
+            fundingSource: "charged" | "credit" | "debit" | "deferred_debit" | "prepaid" | "ANY";
+            /** @description The payment method (for example `visa`) or `ANY`. */
+            paymentMethod: string;
+            /** @description The identifier of the rule. */
+            readonly ruleId?: string;
+            /**
+             * @description The sales channel.
+             * @enum {string}
+             */
+            shopperInteraction: "Ecommerce" | "ContAuth" | "Moto" | "POS" | "ANY";
+            splitLogic: components["schemas"]["SplitConfigurationLogic"];
         };
         /** @description What happened when the test event was sent. */
         TestOutput: {
@@ -807,6 +1338,138 @@ export interface components {
             url?: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
+        };
+        /** @description The fields of a payment method setting to change; omitted fields stay. */
+        UpdatePaymentMethodInfo: {
+            applePay?: components["schemas"]["ApplePayInfo"];
+            /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
+            countries?: string[];
+            /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
+            currencies?: string[];
+            /** @description Flags for acquirer routing. */
+            customRoutingFlags?: string[];
+            /** @description Whether the method is offered. */
+            enabled?: boolean;
+            googlePay?: components["schemas"]["GooglePayInfo"];
+            paypal?: components["schemas"]["PayPalInfo"];
+            /** @description Ties the method to this one store (replaces the stores). */
+            store?: string;
+            /** @description Same as `store` (wire name of Adyen Management v3). */
+            storeId?: string;
+            /**
+             * @deprecated
+             * @description Ties the method to these stores; empty unties it.
+             */
+            storeIds?: string[];
+            /** @description Ties the method to these stores; empty unties it. */
+            stores?: string[];
+        };
+        /** @description Switch payouts on or off. */
+        UpdatePayoutSettingsRequest: {
+            /** @description Whether payouts are switched on. */
+            enabled?: boolean;
+        };
+        /** @description The new split logic; booking fields omitted are cleared. */
+        UpdateSplitConfigurationLogicRequest: {
+            /**
+             * @description Who pays the acquiring fees.
+             * @enum {string}
+             */
+            acquiringFees?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            additionalCommission?: components["schemas"]["AdditionalCommission"];
+            /**
+             * @description Who pays the service commission.
+             * @enum {string}
+             */
+            adyenCommission?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the service fees.
+             * @enum {string}
+             */
+            adyenFees?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the service markup.
+             * @enum {string}
+             */
+            adyenMarkup?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description How chargebacks are booked.
+             * @enum {string}
+             */
+            chargeback?: "deductFromLiableAccount" | "deductFromOneBalanceAccount" | "deductAccordingToSplitRatio";
+            /**
+             * @description Who pays chargeback fees.
+             * @enum {string}
+             */
+            chargebackCostAllocation?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            commission: components["schemas"]["Commission"];
+            /**
+             * @description Who pays interchange.
+             * @enum {string}
+             */
+            interchange?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Who pays the payment fee.
+             * @enum {string}
+             */
+            paymentFee?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description How refunds are booked.
+             * @enum {string}
+             */
+            refund?: "deductFromLiableAccount" | "deductFromOneBalanceAccount" | "deductAccordingToSplitRatio";
+            /**
+             * @description Who pays refund fees.
+             * @enum {string}
+             */
+            refundCostAllocation?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Where the remainder goes.
+             * @enum {string}
+             */
+            remainder?: "addToLiableAccount" | "addToOneBalanceAccount";
+            /**
+             * @description Who pays the scheme fee.
+             * @enum {string}
+             */
+            schemeFee?: "deductFromLiableAccount" | "deductFromOneBalanceAccount";
+            /**
+             * @description Where the surcharge goes.
+             * @enum {string}
+             */
+            surcharge?: "addToLiableAccount" | "addToOneBalanceAccount";
+            /**
+             * @description Where tips go.
+             * @enum {string}
+             */
+            tip?: "addToLiableAccount" | "addToOneBalanceAccount";
+        };
+        /** @description A new description. */
+        UpdateSplitConfigurationRequest: {
+            /** @description Describes the profile. */
+            description: string;
+        };
+        /** @description The new conditions of a rule. */
+        UpdateSplitConfigurationRuleRequest: {
+            /**
+             * @description The card region.
+             * @enum {string}
+             */
+            cardRegion?: "international" | "intraEEA" | "intraRegional" | "interRegional" | "domestic" | "ANY";
+            /** @description The currency (ISO 4217) or `ANY`. */
+            currency: string;
+            /**
+             * @description The funding source.
+             * @enum {string}
+             */
+            fundingSource: "charged" | "credit" | "debit" | "deferred_debit" | "prepaid" | "ANY";
+            /** @description The payment method (for example `visa`) or `ANY`. */
+            paymentMethod: string;
+            /**
+             * @description The sales channel.
+             * @enum {string}
+             */
+            shopperInteraction: "Ecommerce" | "ContAuth" | "Moto" | "POS" | "ANY";
         };
         /** @description A webhook of a merchant account. */
         Webhook: {
@@ -957,6 +1620,11 @@ export interface components {
          */
         ApiCredentialId: string;
         /**
+         * @description Only settings of this business line.
+         * @example SE322KH223222F5GXZFNM3BGP
+         */
+        BusinessLineIdQuery: string;
+        /**
          * @description The unique identifier of the company account.
          * @example DemoCompany
          */
@@ -986,6 +1654,36 @@ export interface components {
          * @example 10
          */
         PageSize: number;
+        /**
+         * @description The unique identifier of the payment method setting.
+         * @example PM3227C223224K5FH84M8CBNH
+         */
+        PaymentMethodId: string;
+        /**
+         * @description The unique identifier of the payout setting.
+         * @example PSTR3225Z222323C5M56FC25C
+         */
+        PayoutSettingsId: string;
+        /**
+         * @description The unique identifier of the split rule.
+         * @example SCRL4224P22322585HPCX384JV6JGX
+         */
+        RuleId: string;
+        /**
+         * @description The unique identifier of the split configuration.
+         * @example SCNF4224P22322585HPCX384JV6JGX
+         */
+        SplitConfigurationId: string;
+        /**
+         * @description The unique identifier of the split logic.
+         * @example SCLG4224P22322585HPCX384JV6JGX
+         */
+        SplitLogicId: string;
+        /**
+         * @description Only settings tied to this store.
+         * @example AMS01
+         */
+        StoreIdQuery: string;
         /**
          * @description The unique identifier of the webhook.
          * @example S2-4A6F1C3E2B7D
@@ -1434,6 +2132,793 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GenerateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAllPaymentMethods: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only settings of this business line.
+                 * @example SE322KH223222F5GXZFNM3BGP
+                 */
+                businessLineId?: components["parameters"]["BusinessLineIdQuery"];
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only settings tied to this store.
+                 * @example AMS01
+                 */
+                storeId?: components["parameters"]["StoreIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get all payment methods: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    requestPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodSetupInfo"];
+            };
+        };
+        responses: {
+            /** @description Request a payment method: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodSetting"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPaymentMethodDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payment method setting.
+                 * @example PM3227C223224K5FH84M8CBNH
+                 */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get payment method details: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodSetting"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payment method setting.
+                 * @example PM3227C223224K5FH84M8CBNH
+                 */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentMethodInfo"];
+            };
+        };
+        responses: {
+            /** @description Update a payment method: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodSetting"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    addApplePayDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payment method setting.
+                 * @example PM3227C223224K5FH84M8CBNH
+                 */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplePayInfo"];
+            };
+        };
+        responses: {
+            /** @description Add an Apple Pay domain: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getApplePayDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payment method setting.
+                 * @example PM3227C223224K5FH84M8CBNH
+                 */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get Apple Pay domains: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplePayInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPayoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a list of payout settings: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    addPayoutSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Add a payout setting: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayoutSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payout setting.
+                 * @example PSTR3225Z222323C5M56FC25C
+                 */
+                payoutSettingsId: components["parameters"]["PayoutSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a payout setting: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deletePayoutSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payout setting.
+                 * @example PSTR3225Z222323C5M56FC25C
+                 */
+                payoutSettingsId: components["parameters"]["PayoutSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a payout setting: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePayoutSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the payout setting.
+                 * @example PSTR3225Z222323C5M56FC25C
+                 */
+                payoutSettingsId: components["parameters"]["PayoutSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePayoutSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a payout setting: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSplitConfigurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a list of split configurations: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfigurationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSplitConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitConfiguration"];
+            };
+        };
+        responses: {
+            /** @description Create a split configuration profile: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSplitConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a split configuration: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitConfigurationRule"];
+            };
+        };
+        responses: {
+            /** @description Create a rule: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteSplitConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a split configuration: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSplitConfigurationDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSplitConfigurationRequest"];
+            };
+        };
+        responses: {
+            /** @description Update the description of a split configuration: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteSplitConfigurationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split rule.
+                 * @example SCRL4224P22322585HPCX384JV6JGX
+                 */
+                ruleId: components["parameters"]["RuleId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a rule: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSplitConditions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split rule.
+                 * @example SCRL4224P22322585HPCX384JV6JGX
+                 */
+                ruleId: components["parameters"]["RuleId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSplitConfigurationRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Update the conditions of a rule: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSplitLogic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the split rule.
+                 * @example SCRL4224P22322585HPCX384JV6JGX
+                 */
+                ruleId: components["parameters"]["RuleId"];
+                /**
+                 * @description The unique identifier of the split configuration.
+                 * @example SCNF4224P22322585HPCX384JV6JGX
+                 */
+                splitConfigurationId: components["parameters"]["SplitConfigurationId"];
+                /**
+                 * @description The unique identifier of the split logic.
+                 * @example SCLG4224P22322585HPCX384JV6JGX
+                 */
+                splitLogicId: components["parameters"]["SplitLogicId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSplitConfigurationLogicRequest"];
+            };
+        };
+        responses: {
+            /** @description Update the split logic of a rule: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitConfiguration"];
                 };
             };
             400: components["responses"]["BadRequest"];

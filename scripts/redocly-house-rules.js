@@ -33,6 +33,8 @@ function PairedExamples() {
           ctx.report({ message: 'The request body needs at least one example.', location: ctx.location.child('requestBody') });
           return;
         }
+        // A success without a body (204) has no example to pair the request examples with.
+        if (bodilessSuccess) return;
         for (const key of requestKeys.filter((k) => !anyKeys.has(k))) {
           ctx.report({ message: `Request example "${key}" has no response example of the same key.`, location: ctx.location.child('requestBody') });
         }

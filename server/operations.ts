@@ -16,6 +16,7 @@ import * as accounts from './management/accounts.js';
 import * as me from './management/me.js';
 import * as webhooks from './management/webhooks.js';
 import * as credentials from './management/credentials.js';
+import * as money from './management/money-settings.js';
 import type { HandlerDeps, HandlerFactory } from './http/types.js';
 
 /** Operations this service sends (the spec's `webhooks`), rather than serves. */
@@ -75,6 +76,26 @@ export const OPERATIONS = {
   addAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.addAllowedOrigin },
   getAllowedOriginDetails: { requires: 'anyManagementRole', handler: credentials.getAllowedOriginDetails },
   removeAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.removeAllowedOrigin },
+  listPayoutSettings: { requires: [ROLES.payoutSettingsRead, ROLES.payoutSettingsReadWrite], handler: money.listPayoutSettings },
+  addPayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.addPayoutSetting },
+  getPayoutSetting: { requires: [ROLES.payoutSettingsRead, ROLES.payoutSettingsReadWrite], handler: money.getPayoutSetting },
+  updatePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.updatePayoutSetting },
+  deletePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.deletePayoutSetting },
+  getAllPaymentMethods: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getAllPaymentMethods },
+  requestPaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], handler: money.requestPaymentMethod },
+  getPaymentMethodDetails: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getPaymentMethodDetails },
+  updatePaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], handler: money.updatePaymentMethod },
+  addApplePayDomain: { requires: [ROLES.paymentMethodsReadWrite], handler: money.addApplePayDomain },
+  getApplePayDomains: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getApplePayDomains },
+  listSplitConfigurations: { requires: [ROLES.splitConfigurationReadWrite], handler: money.listSplitConfigurations },
+  createSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.createSplitConfiguration },
+  getSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.getSplitConfiguration },
+  updateSplitConfigurationDescription: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitConfigurationDescription },
+  deleteSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.deleteSplitConfiguration },
+  createRule: { requires: [ROLES.splitConfigurationReadWrite], handler: money.createRule },
+  updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitConditions },
+  deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], handler: money.deleteSplitConfigurationRule },
+  updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitLogic },
   listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listAllWebhooks },
   setUpWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.setUpWebhook },
   getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.getWebhook },

@@ -113,6 +113,8 @@ export function defaultPaymentMethodSettings(merchantId: string, createdAt: stri
     minAmount: null,
     maxAmount: null,
     details: {},
+    businessLineId: null,
+    verificationStatus: 'valid',
     createdAt,
     updatedAt: createdAt,
     ...overrides,

@@ -202,6 +202,8 @@ export interface PaymentMethodSetting {
   maxAmount: number | null;
   /** Per-type details (wire names), e.g. `{ applePay: { domains: [...] } }`. */
   details: Record<string, unknown>;
+  businessLineId: string | null;
+  verificationStatus: 'valid' | 'pending' | 'invalid' | 'rejected';
   createdAt: string;
   updatedAt: string;
 }
@@ -223,6 +225,38 @@ export interface OutboxEvent {
   additionalData: Record<string, string>;
   eventDate: string;
   createdAt: string;
+}
+
+export interface PayoutSetting {
+  id: string;
+  merchantId: string;
+  transferInstrumentId: string;
+  enabled: boolean;
+  enabledFromDate: string | null;
+  priority: 'first' | 'normal' | 'urgent';
+  verificationStatus: 'invalid' | 'pending' | 'rejected' | 'valid';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A split configuration profile; `rules` keep the wire shape (with ids), read and written whole. */
+export interface SplitConfigurationRecord {
+  id: string;
+  merchantId: string;
+  description: string;
+  rules: Array<
+    Record<string, unknown> & {
+      ruleId: string;
+      currency: string;
+      fundingSource: string;
+      paymentMethod: string;
+      shopperInteraction: string;
+      cardRegion?: string;
+      splitLogic: Record<string, unknown> & { splitLogicId: string };
+    }
+  >;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface AllowedOrigin {
@@ -353,6 +387,18 @@ export interface Tx {
   getPaymentMethodSetting(id: string): Promise<PaymentMethodSetting | undefined>;
   listPaymentMethodSettings(merchantId: string): Promise<PaymentMethodSetting[]>;
   updatePaymentMethodSetting(setting: PaymentMethodSetting): Promise<void>;
+
+  insertPayoutSetting(setting: PayoutSetting): Promise<void>;
+  getPayoutSetting(id: string): Promise<PayoutSetting | undefined>;
+  listPayoutSettings(merchantId: string): Promise<PayoutSetting[]>;
+  updatePayoutSetting(setting: PayoutSetting): Promise<void>;
+  deletePayoutSetting(id: string): Promise<void>;
+
+  insertSplitConfiguration(config: SplitConfigurationRecord): Promise<void>;
+  getSplitConfiguration(id: string): Promise<SplitConfigurationRecord | undefined>;
+  listSplitConfigurations(merchantId: string): Promise<SplitConfigurationRecord[]>;
+  updateSplitConfiguration(config: SplitConfigurationRecord): Promise<void>;
+  deleteSplitConfiguration(id: string): Promise<void>;
 
   insertEvent(event: OutboxEvent): Promise<number>;
   getEvent(id: number): Promise<OutboxEvent | undefined>;

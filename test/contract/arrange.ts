@@ -37,6 +37,22 @@ async function webhook(target: Target): Promise<string> {
   const created = await management(target, 'POST', '/merchants/DemoMerchantECOM/webhooks', { type: 'standard', url: await vaultUrl(), active: true, communicationFormat: 'json' });
   return created.id as string;
 }
+const m = 'DemoMerchantECOM';
+async function payout(target: Target): Promise<Arranged> {
+  const created = await management(target, 'POST', `/merchants/${m}/payoutSettings`, { transferInstrumentId: 'SE322JV223222F5GJVKHH6BDT' });
+  return { path: { merchantId: m, payoutSettingsId: created.id } };
+}
+async function method(target: Target, type: string): Promise<Arranged> {
+  const list = await management(target, 'GET', `/merchants/${m}/paymentMethodSettings?pageSize=100`);
+  return { path: { merchantId: m, paymentMethodId: list.data.find((x: { type: string }) => x.type === type).id } };
+}
+const rule = (paymentMethod: string) => ({ currency: 'EUR', fundingSource: 'ANY', paymentMethod, shopperInteraction: 'Ecommerce', splitLogic: { commission: { fixedAmount: 100 } } });
+async function profile(target: Target): Promise<Arranged> {
+  const created = await management(target, 'POST', `/merchants/${m}/splitConfigurations`, { description: 'contract', rules: [rule('visa'), rule('mc')] });
+  const [first] = created.rules;
+  return { path: { merchantId: m, splitConfigurationId: created.splitConfigurationId, ruleId: first.ruleId, splitLogicId: first.splitLogic.splitLogicId } };
+}
+
 const onWebhook: Arrange = async (target) => ({ path: { merchantId: 'DemoMerchantECOM', webhookId: await webhook(target) } });
 
 const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
@@ -122,6 +138,20 @@ export const ARRANGE: Record<string, Arrange> = {
   getAllowedOriginDetails: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://shop-${Date.now()}.example.com` })).id } }),
   removeAllowedOrigin: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://gone-${Date.now()}.example.com` })).id } }),
   addAllowedOrigin: async () => ({ body: { domain: `https://www.shop-${Date.now()}.example.com` } }),
+  getPayoutSetting: payout,
+  updatePayoutSetting: payout,
+  deletePayoutSetting: payout,
+  getPaymentMethodDetails: (target) => method(target, 'ideal'),
+  updatePaymentMethod: (target) => method(target, 'ideal'),
+  addApplePayDomain: (target) => method(target, 'applepay'),
+  getApplePayDomains: (target) => method(target, 'applepay'),
+  getSplitConfiguration: profile,
+  createRule: profile,
+  updateSplitConfigurationDescription: profile,
+  deleteSplitConfiguration: profile,
+  updateSplitConditions: profile,
+  deleteSplitConfigurationRule: profile,
+  updateSplitLogic: profile,
   setUpWebhook: async (target, c) => ({ body: { ...(c.body as object), url: await vaultUrl() } }),
   getWebhook: onWebhook,
   updateWebhook: onWebhook,

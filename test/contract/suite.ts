@@ -73,18 +73,19 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
         return { status: Number(status), keys: Object.keys(media?.examples ?? {}), schemaPointer: `${base}/content/application~1json/schema` };
       });
       const requestExamples: Json | undefined = op.requestBody?.content?.['application/json']?.examples;
+      const empty = Object.entries<Json>(op.responses).find(([status, ref]) => Number(status) < 300 && !deref(spec, ref).node.content);
       if (requestExamples) {
         for (const [scenario, ref] of Object.entries<Json>(requestExamples)) {
           const paired = responses.filter((r) => r.keys.includes(scenario)).sort((a, b) => a.status - b.status)[0];
-          if (!paired) continue;
-          cases.push({ area, operation, scenario, status: paired.status, body: deref(spec, ref).node.value, schemaPointer: paired.schemaPointer });
+          const body = deref(spec, ref).node.value;
+          if (paired) cases.push({ area, operation, scenario, status: paired.status, body, schemaPointer: paired.schemaPointer });
+          else if (empty) cases.push({ area, operation, scenario, status: Number(empty[0]), body, schemaPointer: '' });
         }
       } else {
         for (const r of responses.filter((r) => r.status < 300)) {
           for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, schemaPointer: r.schemaPointer });
         }
         // A success without a body (204) is replayed too; there is nothing to validate.
-        const empty = Object.entries<Json>(op.responses).find(([status, ref]) => Number(status) < 300 && !deref(spec, ref).node.content);
         if (empty) cases.push({ area, operation, scenario: 'no-content', status: Number(empty[0]), body: undefined, schemaPointer: '' });
       }
     }
