@@ -15,6 +15,9 @@ import { errorHandler } from './http/error-handler.js';
 import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ROUTE } from './http/errors.js';
 import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
+import { RateLimiter } from './http/rate-limit.js';
+import multer from 'multer';
+import { mkdirSync } from 'node:fs';
 import { callerOf } from './http/request-context.js';
 import { buildHandlers } from './operations.js';
 import { projectRoot } from './project-root.js';
@@ -64,8 +67,14 @@ export function createApp(deps: Deps): Express {
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
+  // Uploads stream to disk, never whole into memory; the size cap stops them early (413).
+  mkdirSync(config.uploadDir, { recursive: true });
+  const uploads = { storage: multer.diskStorage({ destination: config.uploadDir }), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
+  const limiter = new RateLimiter(config.rateLimitPerMinute);
+
   const validators = (spec: SpecDocument) =>
     OpenApiValidator.middleware({
+      fileUploader: uploads,
       apiSpec: spec as never,
       validateApiSpec: false,
       validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
@@ -83,6 +92,7 @@ export function createApp(deps: Deps): Express {
     if (!satisfies(credential.roles, operation.requires)) {
       throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential needs ${describeRequirement(operation.requires)}` });
     }
+    if (operation.rateLimited) limiter.take(`${credential.id}\u0000${operationId}`);
     return operation.handle(req, res, next);
   };
 

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { LogLevel } from './logger.js';
 
 /**
@@ -33,6 +35,11 @@ export interface Config {
   /** Waits after the immediate retries, in seconds; the last one repeats. */
   webhookRetryScheduleSeconds: number[];
   webhookGiveUpAfterSeconds: number;
+  /** Where uploaded files are kept; beside the database by default. */
+  uploadDir: string;
+  androidMaxApkBytes: number;
+  /** Requests a minute per credential for each rate-limited operation (design section 8). */
+  rateLimitPerMinute: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -124,6 +131,14 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     default: () => [120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800],
     parse: secondsList,
   },
+  uploadDir: {
+    env: 'UPLOAD_DIR',
+    doc: 'folder for uploaded APKs',
+    default: (c) => (c.databasePath === ':memory:' || c.databasePath === undefined ? `${tmpdir()}/payments-uploads-${process.pid}` : join(dirname(c.databasePath), 'uploads')),
+    parse: text,
+  },
+  androidMaxApkBytes: { env: 'ANDROID_MAX_APK_BYTES', doc: 'largest APK accepted', default: () => 200 * 1024 * 1024, parse: integer(1024, 2_000_000_000) },
+  rateLimitPerMinute: { env: 'RATE_LIMIT_PER_MINUTE', doc: 'requests a minute per credential on rate-limited operations', default: () => 120, parse: integer(1, 1_000_000) },
   webhookGiveUpAfterSeconds: { env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS', doc: 'stop retrying an event this long after it happened', default: () => 30 * 24 * 3600, parse: integer(1, 365 * 24 * 3600) },
 };
 

@@ -3,6 +3,7 @@ import type { RedirectSigner } from './checkout/redirects.js';
 import type { Config } from './config.js';
 import type { CardVault } from './crypto/card-vault.js';
 import type { Logger } from './logger.js';
+import type { AndroidProcessor } from './management/android-processor.js';
 import type { Store } from './store/types.js';
 
 /** Everything the app needs from outside; main.ts builds it, tests build their own. */
@@ -16,4 +17,6 @@ export interface Deps {
   /** Encrypts stored card numbers. */
   vault: CardVault;
   logger: Logger;
+  /** Reads uploaded APKs in the background. */
+  android: AndroidProcessor;
 }

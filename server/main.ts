@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { loadCardVault } from './crypto/card-vault.js';
 import { Dispatcher, dispatcherOptionsFrom } from './events/dispatcher.js';
+import { AndroidProcessor } from './management/android-processor.js';
 import { createLogger } from './logger.js';
 import { DEMO, seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
@@ -18,7 +19,9 @@ async function main(): Promise<void> {
   const seed = await seedDemoData(store, clock.now(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
   const redirects = await RedirectSigner.load(store);
   const vault = loadCardVault(config);
-  const app = createApp({ config, store, clock, sandboxClock, redirects, vault, logger });
+  const android = new AndroidProcessor({ store, clock, logger });
+  const app = createApp({ config, store, clock, sandboxClock, redirects, vault, logger, android });
+  await android.recover();
   const dispatcher = new Dispatcher({ store, clock, vault, logger }, dispatcherOptionsFrom(config));
   if (config.webhookDispatch) dispatcher.start();
 

@@ -17,6 +17,8 @@ import * as me from './management/me.js';
 import * as webhooks from './management/webhooks.js';
 import * as credentials from './management/credentials.js';
 import * as money from './management/money-settings.js';
+import * as android from './management/android.js';
+import * as terminal from './management/terminal-settings.js';
 import type { HandlerDeps, HandlerFactory } from './http/types.js';
 
 /** Operations this service sends (the spec's `webhooks`), rather than serves. */
@@ -28,7 +30,13 @@ export interface OperationEntry {
   /** Roles of design section 5: any one suffices. */
   requires: Requirement;
   handler: HandlerFactory;
+  /** Subject to the per-credential rate limit (design section 8). */
+  rateLimited?: true;
 }
+
+const ANDROID_READ = [ROLES.androidFilesRead, ROLES.androidFilesReadWrite, ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
+const TERMINAL_READ = [ROLES.terminalSettingsRead, ROLES.terminalSettingsReadWrite];
+const TERMINAL_WRITE = [ROLES.terminalSettingsReadWrite];
 
 /**
  * Every operation of both specs, by operationId: the join key of spec, handler, test and
@@ -96,6 +104,22 @@ export const OPERATIONS = {
   updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitConditions },
   deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], handler: money.deleteSplitConfigurationRule },
   updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitLogic },
+  listAndroidApps: { requires: ANDROID_READ, handler: android.listAndroidApps, rateLimited: true },
+  uploadAndroidApp: { requires: [ROLES.androidFilesReadWrite], handler: android.uploadAndroidApp, rateLimited: true },
+  getAndroidApp: { requires: ANDROID_READ, handler: android.getAndroidApp },
+  reprocessAndroidApp: { requires: [ROLES.androidFilesReadWrite], handler: android.reprocessAndroidApp, rateLimited: true },
+  listAndroidCertificates: { requires: ANDROID_READ, handler: android.listAndroidCertificates, rateLimited: true },
+  uploadAndroidCertificate: { requires: [ROLES.androidFilesReadWrite], handler: android.uploadAndroidCertificate, rateLimited: true },
+  getCompanyTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getCompanyTerminalSettings },
+  updateCompanyTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateCompanyTerminalSettings, rateLimited: true },
+  getMerchantTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getMerchantTerminalSettings },
+  updateMerchantTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateMerchantTerminalSettings, rateLimited: true },
+  getStoreTerminalSettingsByReference: { requires: TERMINAL_READ, handler: terminal.getStoreTerminalSettingsByReference },
+  updateStoreTerminalSettingsByReference: { requires: TERMINAL_WRITE, handler: terminal.updateStoreTerminalSettingsByReference, rateLimited: true },
+  getStoreTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getStoreTerminalSettings },
+  updateStoreTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateStoreTerminalSettings, rateLimited: true },
+  getTerminalTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getTerminalTerminalSettings },
+  updateTerminalTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateTerminalTerminalSettings, rateLimited: true },
   listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listAllWebhooks },
   setUpWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.setUpWebhook },
   getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.getWebhook },
@@ -108,10 +132,10 @@ export const OPERATIONS = {
 } satisfies Record<OperationId, OperationEntry>;
 
 /** The handlers, built once per app. */
-export function buildHandlers(deps: HandlerDeps): Map<string, { requires: Requirement; handle: RequestHandler }> {
-  const built = new Map<string, { requires: Requirement; handle: RequestHandler }>();
+export function buildHandlers(deps: HandlerDeps): Map<string, { requires: Requirement; rateLimited: boolean; handle: RequestHandler }> {
+  const built = new Map<string, { requires: Requirement; rateLimited: boolean; handle: RequestHandler }>();
   for (const [id, entry] of Object.entries(OPERATIONS) as Array<[string, OperationEntry]>) {
-    built.set(id, { requires: entry.requires, handle: entry.handler(deps) });
+    built.set(id, { requires: entry.requires, rateLimited: entry.rateLimited === true, handle: entry.handler(deps) });
   }
   return built;
 }

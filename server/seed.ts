@@ -11,6 +11,10 @@ export const DEMO = {
   companyUsername: 'ws@Company.DemoCompany',
   merchantCredentialId: 'S2-DEMOMERCHANT1',
   merchantUsername: 'ws_100001@Company.DemoCompany',
+  storeAmsterdam: 'ST322LJ223223K5F4SQNR9XL5',
+  storeRotterdam: 'ST322LJ223223K5F4SQNR9XL6',
+  terminalAmsterdam: 'S1F2-000150183300032',
+  terminalRotterdam: 'V400m-324688179',
 } as const;
 
 export interface SeedResult {
@@ -59,6 +63,11 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
     for (const merchantId of [DEMO.merchantEcom, DEMO.merchantPos]) {
       for (const setting of defaultPaymentMethodSettings(merchantId, createdAt)) await tx.insertPaymentMethodSetting(setting);
     }
+    await tx.insertStore({ id: DEMO.storeAmsterdam, merchantId: DEMO.merchantPos, reference: 'AMS01', description: 'Amsterdam flagship' });
+    await tx.insertStore({ id: DEMO.storeRotterdam, merchantId: DEMO.merchantPos, reference: 'RTM02', description: 'Rotterdam' });
+    await tx.insertTerminal({ id: DEMO.terminalAmsterdam, storeId: DEMO.storeAmsterdam, model: 'S1F2' });
+    await tx.insertTerminal({ id: DEMO.terminalRotterdam, storeId: DEMO.storeRotterdam, model: 'V400m' });
+    await tx.putTerminalSettings('company', DEMO.companyId, { receiptOptions: { headerLine1: 'Demo Company' } }, createdAt);
     const companyKey = keys.company ?? newApiKey();
     const merchantKey = keys.merchant ?? newApiKey();
     const base = { allowedIpAddresses: [], associatedMerchantAccounts: [], active: true, createdAt };

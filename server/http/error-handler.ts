@@ -12,6 +12,7 @@ import {
   ERR_METHOD_NOT_ALLOWED,
   ERR_NOT_FOUND_ROUTE,
   ERR_UNSUPPORTED_MEDIA_TYPE,
+  ERR_UPLOAD_TOO_LARGE,
   type InvalidField,
   toCheckoutError,
   toManagementError,
@@ -92,6 +93,12 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
     default:
       break;
   }
+  // multer (uploads)
+  const code = (err as { code?: string }).code;
+  if ((err as { name?: string }).name === 'MulterError' || code === 'LIMIT_FILE_SIZE') {
+    if (code === 'LIMIT_FILE_SIZE') return { error: new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed` }), unexpected: false };
+    return { error: new ApiError(ERR_MALFORMED_JSON, { message: `The upload could not be read (${code ?? 'multipart error'})` }), unexpected: false };
+  }
   // express-openapi-validator
   const status = e.status ?? e.statusCode;
   if (Array.isArray(e.errors) && status !== undefined) {
@@ -117,6 +124,7 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
     }
     const body = areaOf(req) === 'management' ? toManagementError(error, requestIdOf(res)) : toCheckoutError(error);
     if (error.status === 401) res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+    if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
     res.status(error.status).type('application/json').send(JSON.stringify(body));
   };
 }

@@ -29,8 +29,10 @@ export class ApiError extends Error {
   readonly managementCode: string | undefined;
   readonly invalidFields: InvalidField[] | undefined;
   readonly pspReference: string | undefined;
+  /** For 429: seconds until a retry may succeed (sent as Retry-After). */
+  readonly retryAfter: number | undefined;
 
-  constructor(spec: ErrorSpec, detail?: { message?: string; invalidFields?: InvalidField[]; pspReference?: string }) {
+  constructor(spec: ErrorSpec, detail?: { message?: string; invalidFields?: InvalidField[]; pspReference?: string; retryAfter?: number }) {
     super(detail?.message ?? spec.message);
     this.status = spec.status;
     this.code = spec.code;
@@ -38,6 +40,7 @@ export class ApiError extends Error {
     this.managementCode = spec.managementCode;
     this.invalidFields = detail?.invalidFields;
     this.pspReference = detail?.pspReference;
+    this.retryAfter = detail?.retryAfter;
   }
 }
 
@@ -114,6 +117,10 @@ export const ERR_FORWARD_FAILED = e(422, '15_002', 'The third party could not be
 export const ERR_PAYPAL_NOT_PENDING = e(422, '14_0030', 'The payment is not a pending PayPal payment', 'validation');
 export const ERR_PAYPAL_PAYMENT_DATA = e(422, '14_003', 'Invalid paymentData', 'validation');
 export const ERR_DELIVERY_METHODS = e(422, '192', "Invalid field 'deliveryMethods': exactly one must be selected", 'validation');
+
+// Limits.
+export const ERR_RATE_LIMITED = e(429, '00_429', 'Too many requests', 'security', '00_429');
+export const ERR_UPLOAD_TOO_LARGE = e(413, '29_100', 'The upload is larger than allowed', 'validation', '29_100');
 
 // Sandbox.
 export const ERR_SANDBOX_ONLY = e(404, '000', 'Not Found: sandbox operations are disabled in production mode', 'configuration', '00_404');

@@ -259,6 +259,53 @@ export interface SplitConfigurationRecord {
   updatedAt: string;
 }
 
+export interface AndroidApp {
+  id: string;
+  companyId: string;
+  status: 'archived' | 'error' | 'invalid' | 'processing' | 'ready';
+  packageName: string | null;
+  versionCode: number | null;
+  versionName: string | null;
+  label: string | null;
+  description: string | null;
+  errorCode: string | null;
+  /** Where the uploaded APK lies on disk. */
+  filePath: string;
+  fileSize: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AndroidCertificate {
+  id: string;
+  companyId: string;
+  name: string;
+  extension: string;
+  description: string | null;
+  status: 'ready';
+  notBefore: string;
+  notAfter: string;
+  createdAt: string;
+}
+
+/** A physical store of a merchant account (named StoreLocation: `Store` is the storage interface). */
+export interface StoreLocation {
+  id: string;
+  merchantId: string;
+  reference: string;
+  description: string;
+}
+
+export interface Terminal {
+  id: string;
+  storeId: string;
+  model: string;
+}
+
+export type SettingsLevel = 'company' | 'merchant' | 'store' | 'terminal';
+/** Section name → field name → value: only the values a level sets itself. */
+export type SettingsSections = Record<string, Record<string, unknown>>;
+
 export interface AllowedOrigin {
   id: string;
   credentialId: string;
@@ -399,6 +446,22 @@ export interface Tx {
   listSplitConfigurations(merchantId: string): Promise<SplitConfigurationRecord[]>;
   updateSplitConfiguration(config: SplitConfigurationRecord): Promise<void>;
   deleteSplitConfiguration(id: string): Promise<void>;
+
+  insertAndroidApp(app: AndroidApp): Promise<void>;
+  getAndroidApp(id: string): Promise<AndroidApp | undefined>;
+  listAndroidApps(companyId: string, filter: { packageName?: string; versionCode?: number }, offset: number, limit: number): Promise<AndroidApp[]>;
+  updateAndroidApp(app: AndroidApp): Promise<void>;
+  listProcessingAndroidApps(): Promise<AndroidApp[]>;
+  insertAndroidCertificate(certificate: AndroidCertificate): Promise<void>;
+  listAndroidCertificates(companyId: string, filter: { name?: string }, offset: number, limit: number): Promise<AndroidCertificate[]>;
+
+  insertStore(store: StoreLocation): Promise<void>;
+  getStore(id: string): Promise<StoreLocation | undefined>;
+  getStoreByReference(merchantId: string, reference: string): Promise<StoreLocation | undefined>;
+  insertTerminal(terminal: Terminal): Promise<void>;
+  getTerminal(id: string): Promise<Terminal | undefined>;
+  getTerminalSettings(level: SettingsLevel, ownerId: string): Promise<SettingsSections | undefined>;
+  putTerminalSettings(level: SettingsLevel, ownerId: string, sections: SettingsSections, updatedAt: string): Promise<void>;
 
   insertEvent(event: OutboxEvent): Promise<number>;
   getEvent(id: number): Promise<OutboxEvent | undefined>;

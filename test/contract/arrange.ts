@@ -5,7 +5,23 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { buildTestApk } from '../../scripts/build-test-apk.mjs';
 import type { Arranged, ExampleCase, Target } from './suite.js';
+
+const apk = () => ({ name: 'tipping.apk', content: (buildTestApk as (o: object) => Buffer)({ packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping' }) });
+const certificate = () => ({ name: 'wifi-ca.pem', content: readFileSync(join(process.cwd(), 'test', 'fixtures', 'tls', 'localhost.crt')) });
+
+async function uploadApp(target: Target): Promise<string> {
+  const form = new FormData();
+  const file = apk();
+  form.append('file', new Blob([file.content]), file.name);
+  const response = await fetch(`${target.baseUrl.management}/companies/DemoCompany/androidApps`, { method: 'POST', headers: target.headers, body: form });
+  if (!response.ok) throw new Error(`arranging the upload failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
 
 type Arrange = (target: Target, c: ExampleCase) => Promise<Arranged>;
 
@@ -138,6 +154,12 @@ export const ARRANGE: Record<string, Arrange> = {
   getAllowedOriginDetails: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://shop-${Date.now()}.example.com` })).id } }),
   removeAllowedOrigin: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://gone-${Date.now()}.example.com` })).id } }),
   addAllowedOrigin: async () => ({ body: { domain: `https://www.shop-${Date.now()}.example.com` } }),
+  uploadAndroidApp: async (_target, c) => ({ body: c.body, files: { file: apk() } }),
+  uploadAndroidCertificate: async (_target, c) => ({ body: c.body, files: { file: certificate() } }),
+  getAndroidApp: async (target) => ({ path: { companyId: 'DemoCompany', id: await uploadApp(target) } }),
+  reprocessAndroidApp: async (target) => ({ path: { companyId: 'DemoCompany', id: await uploadApp(target) } }),
+  getStoreTerminalSettingsByReference: async () => ({ path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' } }),
+  updateStoreTerminalSettingsByReference: async () => ({ path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' } }),
   getPayoutSetting: payout,
   updatePayoutSetting: payout,
   deletePayoutSetting: payout,

@@ -30,6 +30,8 @@ export interface ExampleCase {
   status: number;
   /** The request body, undefined for operations without one. */
   body: unknown;
+  /** How the body is sent. */
+  mediaType: 'application/json' | 'multipart/form-data';
   /** JSON pointer into the bundled spec of the response body schema. */
   schemaPointer: string;
 }
@@ -72,21 +74,23 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
         const media = node.content?.['application/json'];
         return { status: Number(status), keys: Object.keys(media?.examples ?? {}), schemaPointer: `${base}/content/application~1json/schema` };
       });
-      const requestExamples: Json | undefined = op.requestBody?.content?.['application/json']?.examples;
+      const content: Json = op.requestBody?.content ?? {};
+      const mediaType = (['multipart/form-data', 'application/json'] as const).find((m) => content[m]?.examples) ?? 'application/json';
+      const requestExamples: Json | undefined = content[mediaType]?.examples;
       const empty = Object.entries<Json>(op.responses).find(([status, ref]) => Number(status) < 300 && !deref(spec, ref).node.content);
       if (requestExamples) {
         for (const [scenario, ref] of Object.entries<Json>(requestExamples)) {
           const paired = responses.filter((r) => r.keys.includes(scenario)).sort((a, b) => a.status - b.status)[0];
           const body = deref(spec, ref).node.value;
-          if (paired) cases.push({ area, operation, scenario, status: paired.status, body, schemaPointer: paired.schemaPointer });
-          else if (empty) cases.push({ area, operation, scenario, status: Number(empty[0]), body, schemaPointer: '' });
+          if (paired) cases.push({ area, operation, scenario, status: paired.status, body, mediaType, schemaPointer: paired.schemaPointer });
+          else if (empty) cases.push({ area, operation, scenario, status: Number(empty[0]), body, mediaType, schemaPointer: '' });
         }
       } else {
         for (const r of responses.filter((r) => r.status < 300)) {
-          for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, schemaPointer: r.schemaPointer });
+          for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, mediaType, schemaPointer: r.schemaPointer });
         }
         // A success without a body (204) is replayed too; there is nothing to validate.
-        if (empty) cases.push({ area, operation, scenario: 'no-content', status: Number(empty[0]), body: undefined, schemaPointer: '' });
+        if (empty) cases.push({ area, operation, scenario: 'no-content', status: Number(empty[0]), body: undefined, mediaType, schemaPointer: '' });
       }
     }
   }
@@ -119,6 +123,20 @@ export interface Arranged {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  /** Files for multipart parts, by part name. */
+  files?: Record<string, { name: string; content: Buffer }>;
+}
+
+/** A multipart body from an example: string parts as they are, file parts from `files` or the example text. */
+function formData(example: Record<string, unknown>, files: Arranged['files'] = {}): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(example)) {
+    const file = files[name];
+    if (file) form.append(name, new Blob([file.content]), file.name);
+    else if (name === 'file') form.append(name, new Blob([String(value)]), 'upload.bin');
+    else form.append(name, String(value));
+  }
+  return form;
 }
 
 /** Fills path and required query parameters: the arranged ones, else the parameter's own example. */
@@ -135,14 +153,15 @@ export function buildUrl(target: Target, c: ExampleCase, arranged: Arranged = {}
 
 export async function replay(target: Target, c: ExampleCase, arranged: Arranged = {}) {
   const body = arranged.body ?? c.body;
+  const multipart = c.mediaType === 'multipart/form-data' && body !== undefined;
   const response = await fetch(buildUrl(target, c, arranged), {
     method: c.operation.method,
     headers: {
       ...target.headers,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(body !== undefined && !multipart && { 'Content-Type': 'application/json' }),
       ...(target.preferExample && { Prefer: `code=${c.status}, example=${c.scenario}` }),
     },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(body !== undefined && { body: multipart ? formData(body as Record<string, unknown>, arranged.files) : JSON.stringify(body) }),
   });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
 import { loadCardVault } from '../../server/crypto/card-vault.js';
 import { Dispatcher, dispatcherOptionsFrom } from '../../server/events/dispatcher.js';
+import { AndroidProcessor } from '../../server/management/android-processor.js';
 import { RedirectSigner } from '../../server/checkout/redirects.js';
 import { SandboxClock } from '../../server/clock.js';
 import { type Config, loadConfig } from '../../server/config.js';
@@ -28,6 +29,8 @@ export interface TestServer {
   management: ReturnType<typeof createManagementClient>;
   /** The webhook dispatcher; not started: tests drive it with `drain()`, or `start()` it. */
   dispatcher: Dispatcher;
+  /** The APK processor; `idle()` resolves when uploads are read. */
+  android: AndroidProcessor;
   stop(): Promise<void>;
 }
 
@@ -56,7 +59,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   const redirects = await RedirectSigner.load(realStore);
   const vault = loadCardVault(config);
   const logger = createLogger(config.logLevel);
-  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault, logger });
+  const android = new AndroidProcessor({ store: realStore, clock, logger });
+  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault, logger, android });
   const dispatcher = new Dispatcher({ store: realStore, clock, vault, logger }, dispatcherOptionsFrom(config));
   const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
   const server = options.https
@@ -77,8 +81,10 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     merchantCheckout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: MERCHANT_KEY }),
     management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),
     dispatcher,
+    android,
     async stop() {
       await dispatcher.stop();
+      await android.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

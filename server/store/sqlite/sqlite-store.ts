@@ -11,6 +11,10 @@ import type {
   StoredPaymentMethod,
   PayoutSetting,
   SplitConfigurationRecord,
+  AndroidApp,
+  AndroidCertificate,
+  StoreLocation,
+  Terminal,
   Delivery,
   DeliveryAttempt,
   Webhook,
@@ -258,6 +262,34 @@ const toSplit = (r: Row): SplitConfigurationRecord => ({
   createdAt: str(r.created_at),
   updatedAt: str(r.updated_at),
 });
+const toApp = (r: Row): AndroidApp => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  status: str(r.status) as AndroidApp['status'],
+  packageName: strOrNull(r.package_name),
+  versionCode: r.version_code === null ? null : num(r.version_code),
+  versionName: strOrNull(r.version_name),
+  label: strOrNull(r.label),
+  description: strOrNull(r.description),
+  errorCode: strOrNull(r.error_code),
+  filePath: str(r.file_path),
+  fileSize: num(r.file_size),
+  createdAt: str(r.created_at),
+  updatedAt: str(r.updated_at),
+});
+const toCertificate = (r: Row): AndroidCertificate => ({
+  id: str(r.id),
+  companyId: str(r.company_id),
+  name: str(r.name),
+  extension: str(r.extension),
+  description: strOrNull(r.description),
+  status: 'ready',
+  notBefore: str(r.not_before),
+  notAfter: str(r.not_after),
+  createdAt: str(r.created_at),
+});
+const toStoreLocation = (r: Row): StoreLocation => ({ id: str(r.id), merchantId: str(r.merchant_id), reference: str(r.reference), description: str(r.description) });
+
 const settingParams = (m: PaymentMethodSetting) => ({
   ...m,
   enabled: m.enabled ? 1 : 0,
@@ -465,6 +497,27 @@ export class SqliteStore implements Store {
       updateSetting: q(`UPDATE payment_method_settings SET enabled = @enabled, countries = @countries, currencies = @currencies, custom_routing_flags = @customRoutingFlags,
         store_ids = @storeIds, channels = @channels, shopper_interaction = @shopperInteraction, reference = @reference, min_amount = @minAmount, max_amount = @maxAmount,
         details = @details, business_line_id = @businessLineId, verification_status = @verificationStatus, updated_at = @updatedAt WHERE id = @id`),
+      insertApp: q(`INSERT INTO android_apps (id, company_id, status, package_name, version_code, version_name, label, description, error_code, file_path, file_size,
+        created_at, updated_at) VALUES (@id, @companyId, @status, @packageName, @versionCode, @versionName, @label, @description, @errorCode, @filePath, @fileSize,
+        @createdAt, @updatedAt)`),
+      getApp: q('SELECT * FROM android_apps WHERE id = ?'),
+      listApps: q(`SELECT * FROM android_apps WHERE company_id = @companyId AND (@packageName IS NULL OR package_name = @packageName)
+        AND (@versionCode IS NULL OR version_code = @versionCode) ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`),
+      updateApp: q(`UPDATE android_apps SET status = @status, package_name = @packageName, version_code = @versionCode, version_name = @versionName, label = @label,
+        error_code = @errorCode, updated_at = @updatedAt WHERE id = @id`),
+      processingApps: q("SELECT * FROM android_apps WHERE status = 'processing' ORDER BY created_at"),
+      insertCertificate: q(`INSERT INTO android_certificates (id, company_id, name, extension, description, status, not_before, not_after, created_at)
+        VALUES (@id, @companyId, @name, @extension, @description, @status, @notBefore, @notAfter, @createdAt)`),
+      listCertificates: q(`SELECT * FROM android_certificates WHERE company_id = @companyId AND (@name IS NULL OR name = @name)
+        ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`),
+      insertStore: q('INSERT INTO stores (id, merchant_id, reference, description) VALUES (@id, @merchantId, @reference, @description)'),
+      getStore: q('SELECT * FROM stores WHERE id = ?'),
+      getStoreByReference: q('SELECT * FROM stores WHERE merchant_id = ? AND reference = ?'),
+      insertTerminal: q('INSERT INTO terminals (id, store_id, model) VALUES (@id, @storeId, @model)'),
+      getTerminal: q('SELECT * FROM terminals WHERE id = ?'),
+      getTerminalSettings: q('SELECT sections FROM terminal_settings WHERE level = ? AND owner_id = ?'),
+      putTerminalSettings: q(`INSERT INTO terminal_settings (level, owner_id, sections, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT(level, owner_id) DO UPDATE SET sections = excluded.sections, updated_at = excluded.updated_at`),
       insertPayout: q(`INSERT INTO payout_settings (id, merchant_id, transfer_instrument_id, enabled, enabled_from_date, priority, verification_status, created_at, updated_at)
         VALUES (@id, @merchantId, @transferInstrumentId, @enabled, @enabledFromDate, @priority, @verificationStatus, @createdAt, @updatedAt)`),
       getPayout: q('SELECT * FROM payout_settings WHERE id = ?'),
@@ -600,6 +653,22 @@ export class SqliteStore implements Store {
       getPaymentMethodSetting: async (id) => one(s.getSetting2.get(id), toSetting),
       listPaymentMethodSettings: async (merchantId) => (s.listSettings.all(merchantId) as Row[]).map(toSetting),
       updatePaymentMethodSetting: async (m) => void s.updateSetting.run(settingParams(m)),
+      insertAndroidApp: async (a) => void s.insertApp.run(a),
+      getAndroidApp: async (id) => one(s.getApp.get(id), toApp),
+      listAndroidApps: async (companyId, filter, offset, limit) =>
+        (s.listApps.all({ companyId, packageName: filter.packageName ?? null, versionCode: filter.versionCode ?? null, offset, limit }) as Row[]).map(toApp),
+      updateAndroidApp: async (a) => void s.updateApp.run(a),
+      listProcessingAndroidApps: async () => (s.processingApps.all() as Row[]).map(toApp),
+      insertAndroidCertificate: async (c) => void s.insertCertificate.run(c),
+      listAndroidCertificates: async (companyId, filter, offset, limit) =>
+        (s.listCertificates.all({ companyId, name: filter.name ?? null, offset, limit }) as Row[]).map(toCertificate),
+      insertStore: async (st) => void s.insertStore.run(st),
+      getStore: async (id) => one(s.getStore.get(id), toStoreLocation),
+      getStoreByReference: async (merchantId, reference) => one(s.getStoreByReference.get(merchantId, reference), toStoreLocation),
+      insertTerminal: async (t) => void s.insertTerminal.run(t),
+      getTerminal: async (id) => one(s.getTerminal.get(id), (r): Terminal => ({ id: str(r.id), storeId: str(r.store_id), model: str(r.model) })),
+      getTerminalSettings: async (level, ownerId) => one(s.getTerminalSettings.get(level, ownerId), (r) => json<Record<string, Record<string, unknown>>>(r.sections)),
+      putTerminalSettings: async (level, ownerId, sections, updatedAt) => void s.putTerminalSettings.run(level, ownerId, JSON.stringify(sections), updatedAt),
       insertPayoutSetting: async (p) => void s.insertPayout.run({ ...p, enabled: p.enabled ? 1 : 0 }),
       getPayoutSetting: async (id) => one(s.getPayout.get(id), toPayout),
       listPayoutSettings: async (merchantId) => (s.listPayouts.all(merchantId) as Row[]).map(toPayout),
