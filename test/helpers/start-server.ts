@@ -31,6 +31,7 @@ export interface TestServer {
   dispatcher: Dispatcher;
   /** The APK processor; `idle()` resolves when uploads are read. */
   android: AndroidProcessor;
+  uploadDir: string;
   stop(): Promise<void>;
 }
 
@@ -82,6 +83,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),
     dispatcher,
     android,
+    uploadDir: config.uploadDir,
     async stop() {
       await dispatcher.stop();
       await android.idle();
