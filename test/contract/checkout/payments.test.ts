@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -169,7 +169,7 @@ describe('Card data at rest', () => {
     } finally {
       await fileServer.stop();
     }
-    const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const bytes = readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
     expect(bytes).not.toContain('5555341244441115');
     expect(bytes).not.toContain('4111111111111111');
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERR_TOKEN_NOT_FOUND } from '../../../server/http/errors.js';
@@ -44,7 +44,7 @@ describe('POST /storedPaymentMethods', () => {
 
   test('When cards are stored, then neither the full number nor the security code is in the database files', async () => {
     await store('shopper-b', '4988438843884305');
-    const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const bytes = readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
     expect(bytes).not.toContain('4988438843884305');
     expect(bytes).not.toContain('5555341244441115');
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
