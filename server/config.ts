@@ -138,7 +138,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: text,
   },
   androidMaxApkBytes: { env: 'ANDROID_MAX_APK_BYTES', doc: 'largest APK accepted', default: () => 200 * 1024 * 1024, parse: integer(1024, 2_000_000_000) },
-  rateLimitPerMinute: { env: 'RATE_LIMIT_PER_MINUTE', doc: 'requests a minute per credential on rate-limited operations', default: () => 120, parse: integer(1, 1_000_000) },
+  rateLimitPerMinute: { env: 'RATE_LIMIT_PER_MINUTE', doc: 'requests a minute per credential on rate-limited operations', default: () => 120, parse: integer(1, 1_000_000_000) },
   webhookGiveUpAfterSeconds: { env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS', doc: 'stop retrying an event this long after it happened', default: () => 30 * 24 * 3600, parse: integer(1, 365 * 24 * 3600) },
 };
 

@@ -388,14 +388,30 @@ function migrate(db: Database.Database, dir: string): void {
   }
 }
 
+interface Job {
+  work: (tx: Tx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The most transactions committed with one fsync. */
+const MAX_BATCH = 256;
+
 /**
- * The embedded store. One connection; transactions are queued so that they never interleave,
- * which makes every read-check-write in the domain atomic without row locks.
+ * The embedded store. One connection; transactions never interleave, which makes every
+ * read-check-write in the domain atomic without row locks.
+ *
+ * Group commit: transactions that queue up while others run are executed one after another,
+ * each inside its own SAVEPOINT of one SQLite transaction, and that transaction is committed
+ * (and fsynced) once for all of them. A transaction that throws is rolled back to its savepoint
+ * alone. No result is handed back before the COMMIT that made it durable, so a crash loses
+ * nothing that was acknowledged, while a busy server pays one fsync per batch, not per request.
  */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
-  private queue: Promise<unknown> = Promise.resolve();
   private readonly tx: Tx;
+  private pending: Job[] = [];
+  private flushing: Promise<void> | undefined;
 
   constructor(options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -409,25 +425,54 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(this.tx);
-        this.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.flushing ??= this.flush();
+    });
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    while (this.flushing) await this.flushing;
     this.db.close();
+  }
+
+  private async flush(): Promise<void> {
+    // Let the requests that arrive in the same turn join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, MAX_BATCH);
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      let fatal: unknown;
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+        for (const job of batch) {
+          this.db.exec('SAVEPOINT job');
+          try {
+            const value = await job.work(this.tx);
+            this.db.exec('RELEASE job');
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // Some failures (disk full, I/O) abort the whole SQLite transaction: then nothing of the batch stands.
+            if (!this.db.inTransaction) throw error;
+            this.db.exec('ROLLBACK TO job');
+            this.db.exec('RELEASE job');
+            outcomes.push({ ok: false, error });
+          }
+        }
+        this.db.exec('COMMIT');
+      } catch (error) {
+        fatal = error;
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      }
+      batch.forEach((job, i) => {
+        const outcome = outcomes[i];
+        if (fatal !== undefined || !outcome) job.reject(fatal ?? new Error('transaction not run'));
+        else if (outcome.ok) job.resolve(outcome.value);
+        else job.reject(outcome.error);
+      });
+    }
+    // Cleared in the same turn as the emptiness check: a transaction queued after it starts a new flush.
+    this.flushing = undefined;
   }
 
   private createTx(): Tx {

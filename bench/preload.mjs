@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Fills a migrated benchmark database directly: `node bench/preload.mjs <db> <payments> <apps> [poolFile]`.
+// Payments are authorised, uncaptured card payments of DemoMerchantECOM; with a pool file their
+// pspReferences are written to it (the capture scenario captures each once).
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+
+const [path, paymentCount, appCount, poolFile] = process.argv.slice(2);
+const db = new Database(path);
+db.pragma('journal_mode = WAL');
+const now = new Date().toISOString();
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const psp = () => Array.from(randomBytes(16), (b) => ALPHABET[b % 36]).join('');
+const insertPayment = db.prepare(`INSERT INTO payments (psp_reference, company_id, merchant_account, reference, currency, authorised_value, original_value,
+  captured_value, refunded_value, result_code, auth_code, cancelled, capture_closed, auto_captured, capture_delay_hours, auto_capture_at,
+  multiple_partial_captures, card_brand, card_bin, card_last_four, expiry_month, expiry_year, holder_name, return_url, details_submitted,
+  payment_method_type, created_at, updated_at) VALUES (?, 'DemoCompany', 'DemoMerchantECOM', ?, 'EUR', 1000, 1000, 0, 0, 'Authorised', '123456', 0, 0, 0,
+  NULL, NULL, 0, 'visa', '411111', '1111', '3', '2030', 'Bench', 'https://shop.example.com/return', 0, 'scheme', ?, ?)`);
+const insertApp = db.prepare(`INSERT INTO android_apps (id, company_id, status, package_name, version_code, version_name, label, description, error_code,
+  file_path, file_size, created_at, updated_at) VALUES (?, 'DemoCompany', 'ready', 'com.example.bench', ?, '1.0.0', 'Bench', NULL, NULL, '/dev/null', 0, ?, ?)`);
+const refs = [];
+db.transaction(() => {
+  for (let i = 0; i < Number(paymentCount); i++) {
+    const ref = psp();
+    if (poolFile) refs.push(ref);
+    insertPayment.run(ref, `preload-${i}`, now, now);
+  }
+  for (let i = 0; i < Number(appCount); i++) insertApp.run(`ANDABENCH${String(i).padStart(20, '0')}`, i + 1, now, now);
+})();
+db.close();
+if (poolFile) writeFileSync(poolFile, refs.join('\n'));

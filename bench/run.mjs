@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// `npm run bench`: the real server next to its reference points, in one run, on this machine.
+// Prints ratios first, absolute figures second, and writes every figure to bench/results/.
+// It is a benchmark, not a test: it reports against the targets and never fails on timing.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
+const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 1 : 2));
+const REPEATS = Number(process.env.BENCH_REPEATS ?? (QUICK ? 1 : 3));
+const CONNECTIONS = 10;
+const KEY = 'bench-company-key-0000000000000001';
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
+    return cpus().length > 1;
+  } catch {
+    return false;
+  }
+})();
+/** Server on core 0, load generator on core 1, where taskset exists. */
+const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitUntil(url, headers, timeoutMs = 60_000, ok = (r) => r.ok) {
+  const started = performance.now();
+  for (;;) {
+    try {
+      if (ok(await fetch(url, { headers }))) return performance.now() - started;
+    } catch {
+      /* not up yet */
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function start(core, command, args, env = {}) {
+  const [cmd, argv] = pinned(core, command, args);
+  const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  child.stderrText = () => stderr;
+  return child;
+}
+const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM'))));
+const rssMb = (pid) => {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Runs the load generator in its own process (pinned to core 1) and returns the median measurement. */
+function load(spec) {
+  const [cmd, argv] = pinned(1, process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, repeats: REPEATS, ...spec })]);
+  const out = execFileSync(cmd, argv, { cwd: root, maxBuffer: 10 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } }).toString();
+  const { measurements } = JSON.parse(out.trim().split('\n').at(-1));
+  const sorted = [...measurements].sort((a, b) => a.rps - b.rps);
+  return { ...sorted[Math.floor(sorted.length / 2)], all: measurements };
+}
+
+const paymentBody = { amount: { currency: 'EUR', value: 1000 }, reference: 'bench', merchantAccount: 'DemoMerchantECOM', returnUrl: 'https://shop.example.com/return', paymentMethod: { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737', holderName: 'Bench' } };
+const captureBody = { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1000 } };
+const json = { 'Content-Type': 'application/json', 'X-API-Key': KEY };
+
+/** The real server: built output, production-like configuration, its own database. */
+async function realServer(db, extraEnv = {}) {
+  const port = await freePort();
+  const child = start(0, process.execPath, [join(root, 'dist', 'server', 'main.js')], {
+    PORT: String(port),
+    DATABASE_PATH: db,
+    DEMO_COMPANY_API_KEY: KEY,
+    LOG_LEVEL: 'warn',
+    // Sandbox mode as `npm start`: request and response validation on, SQLITE_SYNCHRONOUS=FULL.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...extraEnv,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const coldStartMs = await waitUntil(`${base}/management/v3/me`, { 'X-API-Key': KEY }, 30_000).catch((error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}\n${child.stderrText()}`);
+  });
+  return { child, base, coldStartMs };
+}
+
+function preload(db, payments, apps, poolFile) {
+  execFileSync(process.execPath, [join(root, 'bench', 'preload.mjs'), db, String(payments), String(apps), ...(poolFile ? [poolFile] : [])], { cwd: root, stdio: 'inherit' });
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'bench-'));
+  const results = { startedAt: new Date().toISOString(), machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, pinned: hasTaskset }, settings: { seconds: SECONDS, warmup: WARMUP, repeats: REPEATS, connections: CONNECTIONS }, server: {}, references: {} };
+  const log = (m) => process.stderr.write(`${m}\n`);
+  try {
+    // 1. Cold start on an empty database (migrations and seeding included), then the data the scenarios need.
+    const mainDb = join(work, 'main.sqlite');
+    let server = await realServer(mainDb);
+    results.server.coldStartMs = server.coldStartMs;
+    await stop(server.child);
+    const pool = join(work, 'capture-pool.txt');
+    const poolSize = Number(process.env.BENCH_CAPTURE_POOL ?? (QUICK ? 30_000 : 150_000));
+    log(`preloading ${poolSize} payments to capture and 40 Android apps…`);
+    preload(mainDb, poolSize, 40, pool);
+
+    // 2. The scenarios on the real server.
+    server = await realServer(mainDb);
+    log('authorise…');
+    results.server.authorise = load({ url: server.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true });
+    log('capture…');
+    results.server.capture = load({ url: server.base, method: 'POST', path: '/checkout/v71/payments/{ref}/captures', headers: json, body: captureBody, freshIdempotencyKey: true, pathPoolFile: pool });
+    log('list…');
+    results.server.list = load({ url: server.base, method: 'GET', path: '/management/v3/companies/DemoCompany/androidApps?pageSize=20', headers: { 'X-API-Key': KEY } });
+    log('replay…');
+    const replayHeaders = { ...json, 'Idempotency-Key': 'bench-replay-key' };
+    await fetch(`${server.base}/checkout/v71/payments`, { method: 'POST', headers: replayHeaders, body: JSON.stringify(paymentBody) });
+    results.server.replay = load({ url: server.base, method: 'POST', path: '/checkout/v71/payments', headers: replayHeaders, body: paymentBody });
+    results.server.rssMbAfterLoad = rssMb(server.child.pid);
+    await stop(server.child);
+
+    // 3. Authorise with 1 000 and with 1 000 000 payments already stored.
+    for (const [name, count] of [['stored1k', 1_000], ['stored1m', QUICK ? 100_000 : 1_000_000]]) {
+      const db = join(work, `${name}.sqlite`);
+      const seeded = await realServer(db);
+      await stop(seeded.child);
+      log(`preloading ${count} payments…`);
+      preload(db, count, 0);
+      const s = await realServer(db);
+      log(`authorise with ${count} stored…`);
+      results.server[name] = { stored: count, ...load({ url: s.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true }) };
+      await stop(s.child);
+    }
+
+    // 4. Reference points on the same paths and bodies.
+    for (const kind of ['http', 'express', 'validator', 'prism']) {
+      const ports = { checkout: await freePort(), management: await freePort() };
+      const children =
+        kind === 'prism'
+          ? ['checkout', 'management'].map((area) => start(0, process.execPath, [join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(ports[area]), join('generated', `${area}.yaml`)]))
+          : [start(0, process.execPath, [join(root, 'bench', 'reference-servers.mjs'), kind, String(ports.checkout)])];
+      const checkout = kind === 'prism' ? `http://127.0.0.1:${ports.checkout}` : `http://127.0.0.1:${ports.checkout}`;
+      const management = kind === 'prism' ? `http://127.0.0.1:${ports.management}` : `http://127.0.0.1:${ports.checkout}`;
+      const prefix = (area) => (kind === 'prism' ? '' : area === 'checkout' ? '/checkout/v71' : '/management/v3');
+      await waitUntil(`${checkout}${prefix('checkout')}/sandbox/clock`, { 'X-API-Key': KEY }, 60_000, () => true);
+      if (kind === 'prism') await waitUntil(`${management}/me`, { 'X-API-Key': KEY }, 60_000, () => true);
+      log(`reference ${kind}…`);
+      results.references[kind] = {
+        post: load({ url: checkout, method: 'POST', path: `${prefix('checkout')}/payments`, headers: json, body: paymentBody, freshIdempotencyKey: true }),
+        get: load({ url: management, method: 'GET', path: `${prefix('management')}/companies/DemoCompany/androidApps?pageSize=20`, headers: { 'X-API-Key': KEY } }),
+      };
+      await Promise.all(children.map(stop));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  report(results);
+}
+
+function report(results) {
+  const s = results.server;
+  const r = results.references;
+  const ratio = (a, b) => (b ? a / b : NaN);
+  const mark = (ok) => (ok ? 'met' : 'NOT met');
+  const rows = [
+    ['authorise / (Express 5 + validator)', ratio(s.authorise.rps, r.validator.post.rps), '>= 0.8'],
+    ['capture / (Express 5 + validator)', ratio(s.capture.rps, r.validator.post.rps), '>= 0.8'],
+    ['list / (Express 5 + validator)', ratio(s.list.rps, r.validator.get.rps), '>= 0.9'],
+    ['replay / (Express 5 + validator)', ratio(s.replay.rps, r.validator.post.rps), '(none)'],
+    ['authorise / Prism', ratio(s.authorise.rps, r.prism.post.rps), '>= 2'],
+    ['capture / Prism', ratio(s.capture.rps, r.prism.post.rps), '>= 2'],
+    ['list / Prism', ratio(s.list.rps, r.prism.get.rps), '>= 2'],
+    ['replay / Prism', ratio(s.replay.rps, r.prism.post.rps), '>= 2'],
+    ['authorise, 1M stored / 1k stored', ratio(s.stored1m.rps, s.stored1k.rps), '>= 0.9'],
+    ['(Express 5 + validator) / node:http', ratio(r.validator.post.rps, r.http.post.rps), '(reference, ~0.11)'],
+    ['Prism / node:http', ratio(r.prism.post.rps, r.http.post.rps), '(reference, ~0.05)'],
+  ];
+  const target = (t, v) => (t.startsWith('>=') ? mark(v >= Number(t.slice(3))) : '');
+  const line = (cols, widths) => cols.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  const out = [];
+  out.push(`Benchmark ${results.startedAt} — ${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}, ${results.machine.pinned ? 'server on core 0, load on core 1' : 'not pinned'}`);
+  out.push(`${results.settings.connections} connections, ${results.settings.warmup} s warm-up, median of ${results.settings.repeats} × ${results.settings.seconds} s`);
+  out.push('', 'Ratios (throughput)');
+  for (const [name, value, t] of rows) out.push(line([name, value.toFixed(2), t, target(t, value)], [40, 8, 22, 8]));
+  out.push('', 'Limits');
+  const p99s = [['authorise', s.authorise], ['capture', s.capture], ['list', s.list], ['replay', s.replay]];
+  for (const [name, m] of p99s) out.push(line([`p99 ${name}`, `${m.p99} ms`, '<= 10 ms', mark(m.p99 <= 10)], [40, 12, 18, 8]));
+  out.push(line(['cold start to first response', `${s.coldStartMs.toFixed(0)} ms`, '<= 1000 ms', mark(s.coldStartMs <= 1000)], [40, 12, 18, 8]));
+  out.push(line(['resident memory after load', `${s.rssMbAfterLoad?.toFixed(0)} MB`, '<= 200 MB', mark((s.rssMbAfterLoad ?? Infinity) <= 200)], [40, 12, 18, 8]));
+  out.push('', 'Absolute figures (requests/s, p50 / p99 ms, non-2xx)');
+  const abs = (name, m) => line([name, m.rps.toFixed(0), `${m.p50} / ${m.p99}`, m.non2xx], [44, 10, 14, 8]);
+  for (const [name, m] of [
+    ['server authorise (POST /payments)', s.authorise],
+    ['server capture (POST …/captures, fresh payments)', s.capture],
+    ['server list (GET …/androidApps)', s.list],
+    ['server replayed idempotent POST', s.replay],
+    [`server authorise, ${s.stored1k.stored} stored`, s.stored1k],
+    [`server authorise, ${s.stored1m.stored} stored`, s.stored1m],
+    ['node:http POST', r.http.post],
+    ['node:http GET', r.http.get],
+    ['Express 5 POST', r.express.post],
+    ['Express 5 GET', r.express.get],
+    ['Express 5 + validator POST', r.validator.post],
+    ['Express 5 + validator GET', r.validator.get],
+    ['Prism POST', r.prism.post],
+    ['Prism GET', r.prism.get],
+  ])
+    out.push(abs(name, m));
+  process.stdout.write(`${out.join('\n')}\n`);
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify({ ...results, ratios: Object.fromEntries(rows.map(([n, v]) => [n, v])) }, null, 2)}\n`);
+  process.stdout.write(`\nAll figures: ${file}\n`);
+}
+
+if (!existsSync(join(root, 'dist', 'server', 'main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
+await main();
