@@ -60,10 +60,12 @@ export class Commands {
         return;
       }
       const scope = `${caller.credential.companyId}\u0000${key}`;
+      // Only a first request that is still running makes a duplicate wait-less 704; replays of a
+      // finished one never mark the key, so any number of them may run at once.
       if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
-      this.inFlight.add(scope);
+      const print = fingerprint(req);
+      let marked = false;
       try {
-        const print = fingerprint(req);
         const outcome = await this.store.transaction(async (tx) => {
           const prior = await tx.getIdempotencyRecord(caller.credential.companyId, key);
           if (prior) {
@@ -72,6 +74,9 @@ export class Commands {
             }
             return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown };
           }
+          if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+          this.inFlight.add(scope);
+          marked = true;
           const body = await work(tx, caller, req);
           await tx.insertIdempotencyRecord({
             companyId: caller.credential.companyId,
@@ -83,10 +88,9 @@ export class Commands {
           });
           return { status, body: body as unknown };
         });
-        res.set(IDEMPOTENCY_HEADER, key);
-        send(res, outcome.status, outcome.body);
+        sendWithKey(res, outcome.status, outcome.body, key);
       } finally {
-        this.inFlight.delete(scope);
+        if (marked) this.inFlight.delete(scope);
       }
     };
   }

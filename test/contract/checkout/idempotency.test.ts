@@ -33,6 +33,14 @@ describe('Idempotency-Key on checkout POSTs', () => {
     expect(b).toEqual(a);
   });
 
+  test('When twenty repeats of a finished request arrive at once, then every one gets the first response', async () => {
+    const body = buildPaymentRequest();
+    const first = await (await post('/payments', body, 'many-replays')).json();
+    const replays = await Promise.all(Array.from({ length: 20 }, () => post('/payments', body, 'many-replays')));
+    expect(replays.map((r) => r.status)).toEqual(Array(20).fill(200));
+    for (const r of replays) expect(await r.json()).toEqual(first);
+  });
+
   test('When a capture is repeated with the same key, then it is captured once', async () => {
     const psp = await authorisedPayment(server, { merchantAccount: 'DemoMerchantPOS' });
     const body = { merchantAccount: 'DemoMerchantPOS', amount: eur(600) };
