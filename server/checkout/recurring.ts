@@ -33,7 +33,7 @@ export const getTokensForStoredPaymentDetails: HandlerFactory = (deps) => async 
   const { credential } = callerOf(res);
   const merchantAccount = String(req.query.merchantAccount);
   const shopperReference = String(req.query.shopperReference);
-  const tokens = await deps.store.transaction((tx) => listTokens(tx, credential, merchantAccount, shopperReference));
+  const tokens = await deps.store.read((tx) => listTokens(tx, credential, merchantAccount, shopperReference));
   res.json({ merchantAccount, shopperReference, storedPaymentMethods: tokens.map(toTokenView) });
 };
 

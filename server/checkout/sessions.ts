@@ -48,7 +48,7 @@ export const getResultOfPaymentSession: HandlerFactory = (deps) => async (req, r
   const { credential } = callerOf(res);
   const id = pathParam(req, 'sessionId');
   const result = String(req.query.sessionResult ?? '');
-  const { session, payments, status } = await deps.store.transaction((tx) => sessionResult(tx, deps.clock.now(), credential, id, result, (t) => deps.redirects.mac(t)));
+  const { session, payments, status } = await deps.store.read((tx) => sessionResult(tx, deps.clock.now(), credential, id, result, (t) => deps.redirects.mac(t)));
   res.json({
     id: session.id,
     reference: session.reference,

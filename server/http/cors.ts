@@ -34,7 +34,7 @@ export function corsCheck(store: Store): RequestHandler {
     const origin = req.get('origin');
     if (!origin) return next();
     const { credential } = callerOf(res);
-    const origins = await store.transaction((tx) => tx.listAllowedOrigins(credential.id));
+    const origins = await store.read((tx) => tx.listAllowedOrigins(credential.id));
     if (!originAllowed(origins, origin)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
     res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Idempotency-Key', Vary: 'Origin' });
     next();

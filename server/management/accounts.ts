@@ -36,7 +36,7 @@ export const listMerchantAccounts: HandlerFactory = (deps) => async (req, res) =
   const { credential } = callerOf(res);
   const companyId = pathParam(req, 'companyId');
   const page = pageOf(req.query);
-  const { items, total } = await deps.store.transaction((tx) => listVisibleMerchants(tx, credential, companyId, page));
+  const { items, total } = await deps.store.read((tx) => listVisibleMerchants(tx, credential, companyId, page));
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
   res.json(paginated(base, `/companies/${companyId}/merchants`, page, items.map((m) => toMerchantView(m, base)), total));
 };

@@ -43,7 +43,7 @@ export const listAndroidApps: HandlerFactory = (deps) => async (req, res) => {
     ...(typeof req.query.packageName === 'string' && { packageName: req.query.packageName }),
     ...(req.query.versionCode !== undefined && { versionCode: Number(req.query.versionCode) }),
   };
-  const apps = await deps.store.transaction((tx) => domain.listApps(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
+  const apps = await deps.store.read((tx) => domain.listApps(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
   res.json({ data: apps.map(toAppView) });
 };
 
@@ -58,7 +58,7 @@ export const uploadAndroidApp: HandlerFactory = (deps) => async (req, res) => {
 /** GET /companies/{companyId}/androidApps/{id} */
 export const getAndroidApp: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  res.json(toAppView(await deps.store.transaction((tx) => domain.appOf(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'id')))));
+  res.json(toAppView(await deps.store.read((tx) => domain.appOf(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'id')))));
 };
 
 /** PATCH /companies/{companyId}/androidApps/{id}: read the APK again. */
@@ -73,7 +73,7 @@ export const reprocessAndroidApp: HandlerFactory = (deps) => async (req, res) =>
 export const listAndroidCertificates: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const filter = typeof req.query.certificateName === 'string' ? { name: req.query.certificateName } : {};
-  const list = await deps.store.transaction((tx) => domain.listCertificates(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
+  const list = await deps.store.read((tx) => domain.listCertificates(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
   res.json({ data: list.map(toCertificateView) });
 };
 
@@ -81,7 +81,7 @@ export const listAndroidCertificates: HandlerFactory = (deps) => async (req, res
 export const uploadAndroidCertificate: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const companyId = pathParam(req, 'companyId');
-  await deps.store.transaction((tx) => domain.listCertificates(tx, credential, companyId, {}, { pageNumber: 1, pageSize: 1 }));
+  await deps.store.read((tx) => domain.listCertificates(tx, credential, companyId, {}, { pageNumber: 1, pageSize: 1 }));
   const read = await domain.readCertificate(uploaded(req));
   const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(), credential, companyId, read, descriptionOf(req)));
   res.json({ id: certificate.id });

@@ -36,7 +36,7 @@ export const listCompanyApiCredentials: HandlerFactory = (deps) => async (req, r
   const { credential } = callerOf(res);
   const companyId = pathParam(req, 'companyId');
   const page = pageOf(req.query);
-  const { items, total } = await deps.store.transaction((tx) => domain.listCompanyCredentials(tx, credential, companyId, page));
+  const { items, total } = await deps.store.read((tx) => domain.listCompanyCredentials(tx, credential, companyId, page));
   const b = base(deps, req);
   res.json(paginated(b, `/companies/${companyId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total));
 };
@@ -46,7 +46,7 @@ export const listMerchantApiCredentials: HandlerFactory = (deps) => async (req, 
   const { credential } = callerOf(res);
   const merchantId = pathParam(req, 'merchantId');
   const page = pageOf(req.query);
-  const { items, total } = await deps.store.transaction((tx) => domain.listMerchantCredentials(tx, credential, merchantId, page));
+  const { items, total } = await deps.store.read((tx) => domain.listMerchantCredentials(tx, credential, merchantId, page));
   const b = base(deps, req);
   res.json(paginated(b, `/merchants/${merchantId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total));
 };
@@ -54,14 +54,14 @@ export const listMerchantApiCredentials: HandlerFactory = (deps) => async (req, 
 /** GET /companies/{companyId}/apiCredentials/{apiCredentialId} */
 export const getCompanyApiCredential: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const view = await deps.store.transaction((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
+  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
   res.json(toCredentialView(view, base(deps, req)));
 };
 
 /** GET /merchants/{merchantId}/apiCredentials/{apiCredentialId} */
 export const getMerchantApiCredential: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const view = await deps.store.transaction((tx) => domain.merchantCredential(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'apiCredentialId')));
+  const view = await deps.store.read((tx) => domain.merchantCredential(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'apiCredentialId')));
   const { associatedMerchantAccounts: _a, ...merchantView } = toCredentialView(view, base(deps, req));
   res.json(merchantView);
 };
@@ -69,7 +69,7 @@ export const getMerchantApiCredential: HandlerFactory = (deps) => async (req, re
 /** GET /companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins */
 export const listCompanyAllowedOrigins: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const view = await deps.store.transaction((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
+  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
   const b = base(deps, req);
   res.json({ data: view.origins.map((o) => toOriginView(o, b)) });
 };
@@ -97,7 +97,7 @@ export const generateNewMerchantApiKey: HandlerFactory = (deps) => async (req, r
 /** GET /me/allowedOrigins */
 export const getAllowedOrigins: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const origins = await deps.store.transaction((tx) => tx.listAllowedOrigins(credential.id));
+  const origins = await deps.store.read((tx) => tx.listAllowedOrigins(credential.id));
   const b = base(deps, req);
   res.json({ data: origins.map((o) => toOriginView(o, b)) });
 };
@@ -113,7 +113,7 @@ export const addAllowedOrigin: HandlerFactory = (deps) => async (req, res) => {
 /** GET /me/allowedOrigins/{originId} */
 export const getAllowedOriginDetails: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const origin = await deps.store.transaction((tx) => domain.ownAllowedOrigin(tx, credential, pathParam(req, 'originId')));
+  const origin = await deps.store.read((tx) => domain.ownAllowedOrigin(tx, credential, pathParam(req, 'originId')));
   res.json(toOriginView(origin, base(deps, req)));
 };
 

@@ -22,7 +22,7 @@ export function credentialLinks(c: Credential, base: string) {
 export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res) => {
   const { credential: c } = callerOf(res);
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-  const [company, origins] = await deps.store.transaction(async (tx) => [await tx.getCompany(c.companyId), await tx.listAllowedOrigins(c.id)] as const);
+  const [company, origins] = await deps.store.read(async (tx) => [await tx.getCompany(c.companyId), await tx.listAllowedOrigins(c.id)] as const);
   const body: MeApiCredential = {
     id: c.id,
     username: c.username,

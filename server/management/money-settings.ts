@@ -87,7 +87,7 @@ export const getAllPaymentMethods: HandlerFactory = (deps) => async (req, res) =
     ...(typeof req.query.storeId === 'string' && { storeId: req.query.storeId }),
     ...(typeof req.query.businessLineId === 'string' && { businessLineId: req.query.businessLineId }),
   };
-  const { items, total } = await deps.store.transaction((tx) => methods.listSettings(tx, credential, merchantId, filter, page));
+  const { items, total } = await deps.store.read((tx) => methods.listSettings(tx, credential, merchantId, filter, page));
   res.json({ ...paginated(base(deps, req), `/merchants/${merchantId}/paymentMethodSettings`, page, items.map(toMethodView), total), typesWithErrors: [] });
 };
 
@@ -101,7 +101,7 @@ export const requestPaymentMethod: HandlerFactory = (deps) => async (req, res) =
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
 export const getPaymentMethodDetails: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  res.json(toMethodView(await deps.store.transaction((tx) => methods.getSetting(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId')))));
+  res.json(toMethodView(await deps.store.read((tx) => methods.getSetting(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId')))));
 };
 
 /** PATCH /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
@@ -122,7 +122,7 @@ export const addApplePayDomain: HandlerFactory = (deps) => async (req, res) => {
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains */
 export const getApplePayDomains: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  res.json({ domains: await deps.store.transaction((tx) => methods.applePayDomains(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId'))) });
+  res.json({ domains: await deps.store.read((tx) => methods.applePayDomains(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId'))) });
 };
 
 // Split configurations.
@@ -139,14 +139,14 @@ const splitHandler =
 /** GET /merchants/{merchantId}/splitConfigurations */
 export const listSplitConfigurations: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  res.json({ data: (await deps.store.transaction((tx) => splits.listProfiles(tx, credential, merchantOf(req)))).map(toSplitView) });
+  res.json({ data: (await deps.store.read((tx) => splits.listProfiles(tx, credential, merchantOf(req)))).map(toSplitView) });
 };
 
 export const createSplitConfiguration = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) => splits.createProfile(tx, deps.clock.now(), credential, merchantOf(req), req.body as JsonBody<operations['createSplitConfiguration']>)),
 );
 export const getSplitConfiguration = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.getProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
+  deps.store.read((tx) => splits.getProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
 );
 export const updateSplitConfigurationDescription = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) =>

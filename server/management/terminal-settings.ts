@@ -22,7 +22,7 @@ const read =
   (deps) =>
   async (req, res) => {
     const { credential } = callerOf(res);
-    res.json(await deps.store.transaction(async (tx) => effectiveSettings(tx, await chainOf(tx, credential, refs[level]!(req)), advanced(credential.roles))));
+    res.json(await deps.store.read(async (tx) => effectiveSettings(tx, await chainOf(tx, credential, refs[level]!(req)), advanced(credential.roles))));
   };
 
 /** PATCH …/terminalSettings at any level. */

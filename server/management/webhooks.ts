@@ -63,7 +63,7 @@ export const listAllWebhooks: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const merchantId = pathParam(req, 'merchantId');
   const page = pageOf(req.query);
-  const { items, total } = await deps.store.transaction((tx) => domain.listWebhooks(tx, credential, merchantId, page));
+  const { items, total } = await deps.store.read((tx) => domain.listWebhooks(tx, credential, merchantId, page));
   const b = base(deps, req);
   res.json({ ...paginated(b, `/merchants/${merchantId}/webhooks`, page, items.map((w) => toWebhookView(w, b)), total), accountReference: merchantId });
 };
@@ -79,7 +79,7 @@ export const setUpWebhook: HandlerFactory = (deps) => async (req, res) => {
 /** GET /merchants/{merchantId}/webhooks/{webhookId} */
 export const getWebhook: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const webhook = await deps.store.transaction((tx) => domain.getWebhook(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
+  const webhook = await deps.store.read((tx) => domain.getWebhook(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
   res.json(toWebhookView(webhook, base(deps, req)));
 };
 
@@ -151,7 +151,7 @@ export const testWebhook: HandlerFactory = (deps) => async (req, res) => {
 /** GET /merchants/{merchantId}/webhooks/{webhookId}/events */
 export const listWebhookEvents: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const views = await deps.store.transaction((tx) => domain.listWebhookEvents(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
+  const views = await deps.store.read((tx) => domain.listWebhookEvents(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
   res.json({ data: views.map(toDeliveryView) });
 };
 

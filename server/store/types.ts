@@ -496,5 +496,10 @@ export interface Store {
    * returned promise resolves, or nothing is if it throws. Transactions never interleave.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` against committed data only, without waiting for writes (a read-only view: write
+   * methods fail). For reads that change nothing; anything that may write uses `transaction`.
+   */
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

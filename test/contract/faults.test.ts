@@ -6,6 +6,7 @@ import { startServer, type TestServer } from '../helpers/start-server.js';
 /** A store whose payment writes fail as a broken disk would. */
 const failingWrites = (store: Store): Store => ({
   close: () => store.close(),
+  read: (work) => store.read(work),
   transaction: (work) =>
     store.transaction((tx) =>
       work({

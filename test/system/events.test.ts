@@ -185,6 +185,7 @@ describe('Webhook delivery when a change rolls back', () => {
     // The capture's modification write fails after the payment and events were written in the transaction.
     const failingModifications = (store: Store): Store => ({
       close: () => store.close(),
+      read: (work) => store.read(work),
       transaction: (work) => store.transaction((tx) => work({ ...tx, insertModification: async () => Promise.reject(new Error('disk full')) })),
     });
     broken = await startServer({}, { wrapStore: failingModifications });

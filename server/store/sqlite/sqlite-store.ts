@@ -410,6 +410,10 @@ const MAX_BATCH = 256;
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly tx: Tx;
+  /** A second, read-only connection: in WAL mode it sees committed data and never waits for writers. */
+  private readonly readDb: Database.Database | undefined;
+  private readonly readTx: Tx | undefined;
+  private readonly control: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>;
   private pending: Job[] = [];
   private flushing: Promise<void> | undefined;
 
@@ -421,7 +425,20 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db, options.migrationsDir);
-    this.tx = this.createTx();
+    this.tx = this.createTx(this.db);
+    const q = (sql: string) => this.db.prepare(sql);
+    this.control = { begin: q('BEGIN IMMEDIATE'), commit: q('COMMIT'), rollback: q('ROLLBACK'), savepoint: q('SAVEPOINT job'), release: q('RELEASE job'), rollbackTo: q('ROLLBACK TO job') };
+    if (options.path !== ':memory:') {
+      this.readDb = new Database(options.path, { readonly: true });
+      this.readDb.pragma('busy_timeout = 5000');
+      this.readTx = this.createTx(this.readDb);
+    }
+  }
+
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    // An in-memory database has no second connection: reads then queue like writes.
+    if (!this.readTx) return this.transaction(work);
+    return work(this.readTx);
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -433,6 +450,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
+    this.readDb?.close();
     this.db.close();
   }
 
@@ -444,25 +462,25 @@ export class SqliteStore implements Store {
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       let fatal: unknown;
       try {
-        this.db.exec('BEGIN IMMEDIATE');
+        this.control.begin.run();
         for (const job of batch) {
-          this.db.exec('SAVEPOINT job');
+          this.control.savepoint.run();
           try {
             const value = await job.work(this.tx);
-            this.db.exec('RELEASE job');
+            this.control.release.run();
             outcomes.push({ ok: true, value });
           } catch (error) {
             // Some failures (disk full, I/O) abort the whole SQLite transaction: then nothing of the batch stands.
             if (!this.db.inTransaction) throw error;
-            this.db.exec('ROLLBACK TO job');
-            this.db.exec('RELEASE job');
+            this.control.rollbackTo.run();
+            this.control.release.run();
             outcomes.push({ ok: false, error });
           }
         }
-        this.db.exec('COMMIT');
+        this.control.commit.run();
       } catch (error) {
         fatal = error;
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.control.rollback.run();
       }
       batch.forEach((job, i) => {
         const outcome = outcomes[i];
@@ -475,8 +493,7 @@ export class SqliteStore implements Store {
     this.flushing = undefined;
   }
 
-  private createTx(): Tx {
-    const db = this.db;
+  private createTx(db: Database.Database): Tx {
     const q = (sql: string) => db.prepare(sql);
     const s = {
       getSetting: q('SELECT value FROM settings WHERE key = ?'),

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, test } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+
+const migrationsDir = join(process.cwd(), 'server', 'store', 'sqlite', 'migrations');
+let store: SqliteStore;
+const open = () => (store = new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'store-')), 'db.sqlite'), synchronous: 'FULL', migrationsDir }));
+afterEach(() => store.close());
+
+describe('SqliteStore', () => {
+  test('When transactions are queued together, then one failing is rolled back alone and the others are committed', async () => {
+    open();
+    const results = await Promise.allSettled([
+      store.transaction(async (tx) => tx.putSetting('a', '1')),
+      store.transaction(async (tx) => {
+        await tx.putSetting('b', '2');
+        throw new Error('refused');
+      }),
+      store.transaction(async (tx) => tx.putSetting('c', '3')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const values = await store.read(async (tx) => [await tx.getSetting('a'), await tx.getSetting('b'), await tx.getSetting('c')]);
+    expect(values).toEqual(['1', undefined, '3']);
+  });
+
+  test('When a read runs while a transaction has written but not committed, then it does not see the write; after the commit it does', async () => {
+    open();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const writer = store.transaction(async (tx) => {
+      await tx.putSetting('k', 'v');
+      written();
+      await held;
+    });
+    await wrote;
+    expect(await store.read((tx) => tx.getSetting('k'))).toBeUndefined();
+    release();
+    await writer;
+    expect(await store.read((tx) => tx.getSetting('k'))).toBe('v');
+  });
+
+  test('When a read-only view is asked to write, then it fails and nothing is written', async () => {
+    open();
+    await expect(store.read((tx) => tx.putSetting('x', 'y'))).rejects.toThrow(/readonly/i);
+    expect(await store.transaction((tx) => tx.getSetting('x'))).toBeUndefined();
+  });
+
+  test('When many transactions run at once, then each sees the writes of those before it (serial order)', async () => {
+    open();
+    await store.transaction((tx) => tx.putSetting('counter', '0'));
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        store.transaction(async (tx) => {
+          const n = Number(await tx.getSetting('counter'));
+          await tx.putSetting('counter', String(n + 1));
+        }),
+      ),
+    );
+    expect(await store.read((tx) => tx.getSetting('counter'))).toBe('50');
+  });
+});
