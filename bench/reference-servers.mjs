@@ -9,13 +9,22 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 
 const [kind, port] = process.argv.slice(2);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PAYMENT = { pspReference: '993617894906488A', resultCode: 'Authorised', merchantReference: 'bench', amount: { currency: 'EUR', value: 1000 }, paymentMethod: { brand: 'visa', type: 'scheme' } };
+// The same bodies the server answers in the scenarios, so that response validation costs the same.
+const PAYMENT = {
+  pspReference: '993617894906488A',
+  resultCode: 'Authorised',
+  merchantReference: 'bench',
+  amount: { currency: 'EUR', value: 1000 },
+  paymentMethod: { brand: 'visa', type: 'scheme' },
+  additionalData: { cardSummary: '1111', cardBin: '411111', expiryDate: '3/2030', paymentMethod: 'visa', refusalReasonRaw: 'AUTHORISED', authCode: '123456', cardHolderName: 'Bench' },
+};
 const CAPTURE = { merchantAccount: 'DemoMerchantECOM', paymentPspReference: '993617894906488A', pspReference: '993617894906501D', status: 'received', amount: { currency: 'EUR', value: 1000 } };
-const APPS = { data: [{ id: 'ANDA422LZ223223K5F694GCCF732K8', status: 'ready', packageName: 'com.example.bench', versionCode: 1, versionName: '1.0.0' }] };
+const APPS = {
+  data: Array.from({ length: 20 }, (_, i) => ({ id: `ANDABENCH${String(i).padStart(20, '0')}`, status: 'ready', packageName: 'com.example.bench', versionCode: i + 1, versionName: '1.0.0', label: 'Bench' })),
+};
 const fixed = (method, path) => (path.endsWith('/captures') ? [201, CAPTURE] : method === 'GET' ? [200, APPS] : [200, PAYMENT]);
 
 if (kind === 'http') {
@@ -31,10 +40,13 @@ if (kind === 'http') {
   const app = express();
   app.use(express.json());
   if (kind === 'validator') {
+    // Configured as the server configures it: one validator per area, each request meeting only its own.
+    const routers = {};
     for (const area of ['checkout', 'management']) {
-      const spec = parse(readFileSync(join(root, 'generated', `${area}.yaml`), 'utf8'));
-      app.use(OpenApiValidator.middleware({ apiSpec: spec, validateApiSpec: false, validateRequests: true, validateResponses: true, validateSecurity: false, $refParser: { mode: 'dereference' } }));
+      const spec = JSON.parse(readFileSync(join(root, 'generated', `${area}.json`), 'utf8'));
+      routers[area] = express.Router().use(OpenApiValidator.middleware({ apiSpec: spec, validateApiSpec: false, validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false }, validateResponses: { removeAdditional: false }, validateSecurity: false, ignoreUndocumented: false, $refParser: { mode: 'dereference' } }));
     }
+    app.use((req, res, next) => (req.path.startsWith('/management/') ? routers.management : routers.checkout)(req, res, next));
   }
   app.use((req, res) => {
     const [status, body] = fixed(req.method, req.path);

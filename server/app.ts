@@ -2,13 +2,12 @@ import express, { type Express, type RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { describeRequirement, satisfies } from './auth/roles.js';
 import { hosted3ds } from './checkout/hosted-3ds.js';
 import { payByLinkPage } from './checkout/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
 import type { Deps } from './deps.js';
-import { CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
+import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
 import { authentication } from './http/auth.js';
 import { corsCheck, corsPreflight } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -24,9 +23,9 @@ import { projectRoot } from './project-root.js';
 
 type SpecDocument = { paths: Record<string, Record<string, { operationId?: string }>> };
 
-/** The bundled documents the server validates against (generated/ — the single source of truth, bundled). */
+/** The bundled documents the server validates against (generated/<area>.json: the bundle of spec/, as JSON). */
 export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
-  return parse(readFileSync(join(projectRoot(), 'generated', `${area}.yaml`), 'utf8')) as SpecDocument;
+  return JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as SpecDocument;
 }
 
 function operationIdsOf(spec: SpecDocument): string[] {
@@ -51,13 +50,19 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // Request ids: a random prefix per process and a counter (cheaper than randomness per request).
+  const idPrefix = newPspReference().slice(0, 8);
+  let requestCount = 0;
+  const logRequests = config.logLevel === 'info';
   app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.locals.requestId = newPspReference();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info('request', { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
-    });
+    res.locals.requestId = `${idPrefix}${(++requestCount).toString(36).toUpperCase().padStart(8, '0')}`;
+    if (logRequests) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info('request', { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      });
+    }
     next();
   });
 
@@ -101,8 +106,10 @@ export function createApp(deps: Deps): Express {
   app.use([CHECKOUT_BASE, MANAGEMENT_BASE], corsPreflight);
   app.use(CHECKOUT_BASE, ...auth, idempotencyKeyHeader, ...body);
   app.use(MANAGEMENT_BASE, ...auth, ...body);
-  app.use(validators(checkoutSpec));
-  app.use(validators(managementSpec));
+  // Each request meets only its own area's validator: the other would match it against all its routes for nothing.
+  const checkoutValidator = express.Router().use(validators(checkoutSpec));
+  const managementValidator = express.Router().use(validators(managementSpec));
+  app.use((req, res, next) => (areaOf(req) === 'management' ? managementValidator : checkoutValidator)(req, res, next));
   app.use([CHECKOUT_BASE, MANAGEMENT_BASE], dispatch);
 
   app.use((req) => {
