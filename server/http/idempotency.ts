@@ -50,6 +50,18 @@ export class Commands {
     private readonly now: () => Date,
   ) {}
 
+  /** Stores the response of the first request under its key, for replays. */
+  private remember(tx: Tx, caller: Caller, key: string, fingerprint: string, status: number, body: unknown): Promise<void> {
+    return tx.insertIdempotencyRecord({
+      companyId: caller.credential.companyId,
+      key,
+      fingerprint,
+      statusCode: status,
+      body: JSON.stringify(body),
+      createdAt: this.now().toISOString(),
+    });
+  }
+
   handler<T>(status: number, work: Work<T>): RequestHandler {
     return async (req, res) => {
       const caller = callerOf(res);
@@ -78,14 +90,7 @@ export class Commands {
           this.inFlight.add(scope);
           marked = true;
           const body = await work(tx, caller, req);
-          await tx.insertIdempotencyRecord({
-            companyId: caller.credential.companyId,
-            key,
-            fingerprint: print,
-            statusCode: status,
-            body: JSON.stringify(body),
-            createdAt: this.now().toISOString(),
-          });
+          await this.remember(tx, caller, key, print, status, body);
           return { status, body: body as unknown };
         });
         sendWithKey(res, outcome.status, outcome.body, key);
@@ -123,14 +128,7 @@ export class Commands {
         if (key !== undefined) {
           await this.store.transaction(async (tx) => {
             if (await tx.getIdempotencyRecord(caller.credential.companyId, key)) return;
-            await tx.insertIdempotencyRecord({
-              companyId: caller.credential.companyId,
-              key,
-              fingerprint: print,
-              statusCode: status,
-              body: JSON.stringify(body),
-              createdAt: this.now().toISOString(),
-            });
+            await this.remember(tx, caller, key, print, status, body);
           });
         }
         sendWithKey(res, status, body, key);

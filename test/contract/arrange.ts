@@ -25,8 +25,9 @@ async function uploadApp(target: Target): Promise<string> {
 
 type Arrange = (target: Target, c: ExampleCase) => Promise<Arranged>;
 
-async function call(target: Target, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${target.baseUrl.checkout}${path}`, {
+/** A call to an area of the target that must succeed: arranging is not what is under test. */
+async function call(target: Target, method: string, path: string, body?: unknown, area: 'checkout' | 'management' = 'checkout'): Promise<any> {
+  const response = await fetch(`${target.baseUrl[area]}${path}`, {
     method,
     headers: { ...target.headers, 'Content-Type': 'application/json' },
     ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -37,16 +38,7 @@ async function call(target: Target, method: string, path: string, body?: unknown
 }
 const post = (target: Target, path: string, body: unknown) => call(target, 'POST', path, body);
 
-async function management(target: Target, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${target.baseUrl.management}${path}`, {
-    method,
-    headers: { ...target.headers, 'Content-Type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`arranging ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const management = (target: Target, method: string, path: string, body?: unknown) => call(target, method, path, body, 'management');
 
 /** A webhook of the demo merchant account that points at the loopback receiver. */
 async function webhook(target: Target): Promise<string> {
