@@ -73,7 +73,7 @@ export class Dispatcher {
     for (let i = 0; i < maxRounds; i++) {
       await this.tick();
       if (this.running.size === 0) {
-        const due = await this.deps.store.transaction((tx) => tx.dueDeliveries(this.deps.clock.now().toISOString()));
+        const due = await this.deps.store.read((tx) => tx.dueDeliveries(this.deps.clock.now().toISOString()));
         if (due.length === 0) return;
       }
       await Promise.all(this.running.values());
@@ -83,10 +83,13 @@ export class Dispatcher {
   private async round(): Promise<void> {
     try {
       const now = this.deps.clock.now();
-      await this.deps.store.transaction(async (tx) => {
-        for (const payment of await tx.dueAutoCaptures(now.toISOString(), 100)) await settleDueCapture(tx, now, payment);
-      });
-      const due = await this.deps.store.transaction((tx) => tx.dueDeliveries(now.toISOString()));
+      // Looked up on the read connection: an idle tick must not take a write transaction.
+      if ((await this.deps.store.read((tx) => tx.dueAutoCaptures(now.toISOString(), 1))).length > 0) {
+        await this.deps.store.transaction(async (tx) => {
+          for (const payment of await tx.dueAutoCaptures(now.toISOString(), 100)) await settleDueCapture(tx, now, payment);
+        });
+      }
+      const due = await this.deps.store.read((tx) => tx.dueDeliveries(now.toISOString()));
       for (const delivery of due) {
         if (this.running.has(delivery.webhookId)) continue;
         const attempt = this.deliver(delivery).finally(() => this.running.delete(delivery.webhookId));
