@@ -16,7 +16,7 @@ import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
 import { RateLimiter } from './http/rate-limit.js';
 import multer from 'multer';
-import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs';
 import { callerOf } from './http/request-context.js';
 import { buildHandlers } from './operations.js';
 import { projectRoot } from './project-root.js';
@@ -73,8 +73,10 @@ export function createApp(deps: Deps): Express {
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
   // Uploads stream to disk, never whole into memory; the size cap stops them early (413).
-  mkdirSync(config.uploadDir, { recursive: true });
-  const uploads = { storage: multer.diskStorage({ destination: config.uploadDir }), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
+  // The folder is made when an upload arrives, so that building the app touches no disk.
+  const destination = (_req: unknown, _file: unknown, done: (error: Error | null, dir: string) => void) =>
+    mkdir(config.uploadDir, { recursive: true }, (error) => done(error, config.uploadDir));
+  const uploads = { storage: multer.diskStorage({ destination }), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
   const limiter = new RateLimiter(config.rateLimitPerMinute);
 
   const validators = (spec: SpecDocument) =>

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import type { operations } from '../../generated/management.js';
 import { pathParam } from '../http/links.js';
 import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory, JsonBody } from '../http/types.js';
+import type { HandlerFactory } from '../http/types.js';
+import { visibleCompany } from './accounts.domain.js';
 import type { AndroidApp, AndroidCertificate } from '../store/types.js';
 import * as domain from './android.domain.js';
 import { pageOf } from './pagination.js';
@@ -81,10 +81,10 @@ export const listAndroidCertificates: HandlerFactory = (deps) => async (req, res
 export const uploadAndroidCertificate: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const companyId = pathParam(req, 'companyId');
-  await deps.store.read((tx) => domain.listCertificates(tx, credential, companyId, {}, { pageNumber: 1, pageSize: 1 }));
+  // Visibility first: another company's id must be not found before any file is read.
+  await deps.store.read((tx) => visibleCompany(tx, credential, companyId));
   const read = await domain.readCertificate(uploaded(req));
   const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(), credential, companyId, read, descriptionOf(req)));
   res.json({ id: certificate.id });
 };
 
-export type { JsonBody, operations };

@@ -4,16 +4,13 @@ import { baseUrlOf, pathParam } from '../http/links.js';
 import { callerOf } from '../http/request-context.js';
 import type { HandlerDeps, HandlerFactory, JsonBody } from '../http/types.js';
 import type { operations } from '../../generated/management.js';
-import type { AllowedOrigin } from '../store/types.js';
 import * as domain from './credentials.domain.js';
-import { credentialLinks } from './me.js';
+import { credentialLinks, toOriginView } from './me.js';
 import { pageOf, paginated } from './pagination.js';
 
 type CompanyApiCredential = components['schemas']['CompanyApiCredential'];
 
 const base = (deps: HandlerDeps, req: Parameters<typeof baseUrlOf>[0]) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-
-export const toOriginView = (o: AllowedOrigin, b: string) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${b}/me/allowedOrigins/${o.id}` } } });
 
 /** The wire form of a credential; company-level ones also list their merchant accounts. Never a key. */
 export function toCredentialView({ credential: c, origins }: domain.CredentialView, b: string): CompanyApiCredential {

@@ -3,9 +3,12 @@ import { MANAGEMENT_BASE } from '../http/area.js';
 import { baseUrlOf } from '../http/links.js';
 import { callerOf } from '../http/request-context.js';
 import type { HandlerFactory } from '../http/types.js';
-import type { Credential } from '../store/types.js';
+import type { AllowedOrigin, Credential } from '../store/types.js';
 
 type MeApiCredential = components['schemas']['MeApiCredential'];
+
+/** The wire form of an allowed origin. */
+export const toOriginView = (o: AllowedOrigin, base: string) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } } });
 
 export function credentialLinks(c: Credential, base: string) {
   const self = c.merchantId ? `${base}/merchants/${c.merchantId}/apiCredentials/${c.id}` : `${base}/companies/${c.companyId}/apiCredentials/${c.id}`;
@@ -32,7 +35,7 @@ export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res
     clientKey: c.clientKey,
     roles: c.roles,
     allowedIpAddresses: c.allowedIpAddresses,
-    allowedOrigins: origins.map((o) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } } })),
+    allowedOrigins: origins.map((o) => toOriginView(o, base)),
     associatedMerchantAccounts: c.merchantId ? [c.merchantId] : c.associatedMerchantAccounts,
     _links: credentialLinks(c, base),
   };
