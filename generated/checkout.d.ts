@@ -373,8 +373,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the server clock
-         * @description Returns the time every time-based rule of the server uses, and how far it runs ahead of real time. Only in sandbox mode; in production mode the operation answers 404.
+         * Read the sandbox clock of your company
+         * @description Returns the time every time-based rule uses for the caller's company (its merchant accounts, credentials, payment links, orders, sessions and events), and how far it runs ahead of real time. Each company has its own clock. Any valid credential may read its company's clock. Only in sandbox mode; in production mode the operation answers 404.
          */
         get: operations["getSandboxClock"];
         put?: never;
@@ -395,8 +395,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Advance the sandbox clock
-         * @description Moves the server's clock forward so that expiries (orders, delayed captures, payment links, key rotation) can be tested without waiting. Only in sandbox mode; in production mode the operation answers 404.
+         * Advance the sandbox clock of your company
+         * @description Moves the caller's company's clock forward so that expiries (orders, delayed captures, payment links, sessions, key rotation, webhook retries, idempotency records) can be tested without waiting. Only that company's time changes: other companies sharing the sandbox keep theirs. The clock never moves back. Needs a company-level API credential (a merchant-level credential gets 403), since it affects every merchant account of the company. Only in sandbox mode; in production mode the operation answers 404.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -2055,16 +2055,18 @@ export interface components {
          * @enum {string}
          */
         ResultCode: "AuthenticationFinished" | "AuthenticationNotRequired" | "Authorised" | "Cancelled" | "ChallengeShopper" | "Error" | "IdentifyShopper" | "PartiallyAuthorised" | "Pending" | "PresentToShopper" | "Received" | "RedirectShopper" | "Refused" | "Success";
-        /** @description The server's clock, as every time-based rule sees it. */
+        /** @description The sandbox clock of the caller's company, as every time-based rule of that company sees it. Each company has its own clock; other companies keep theirs. */
         SandboxClock: {
+            /** @description The company whose clock this is (the caller's). */
+            companyId: string;
             /**
              * Format: date-time
-             * @description The current time of the server's clock.
+             * @description The current time of the company's clock.
              */
             now: string;
             /**
              * Format: int64
-             * @description How far the sandbox clock runs ahead of real time, in seconds.
+             * @description How far the company's sandbox clock runs ahead of real time, in seconds.
              */
             offsetSeconds: number;
         };
@@ -2377,7 +2379,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+         * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
          * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
          */
         IdempotencyKey: string;
@@ -2431,7 +2433,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2468,7 +2470,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2505,7 +2507,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2542,7 +2544,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2579,7 +2581,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2616,7 +2618,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2653,7 +2655,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2690,7 +2692,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2794,7 +2796,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2831,7 +2833,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2868,7 +2870,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2911,7 +2913,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2954,7 +2956,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2997,7 +2999,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3040,7 +3042,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3083,7 +3085,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3120,7 +3122,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3170,6 +3172,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3179,7 +3182,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3216,7 +3219,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3290,7 +3293,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3369,7 +3372,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys are scoped to the company of the API credential. Longer or malformed keys get 400.
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
                  * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

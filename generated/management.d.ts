@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Get the calling API credential
-         * @description Returns the API credential whose key made the request: its roles, active status, client key, allowed origins and merchant accounts. Any valid credential may call it.
+         * @description Returns the API credential whose key made the request: its roles, active status, client key, allowed origins and merchant accounts. Any Management API role suffices.
          */
         get: operations["getApiCredentialDetails"];
         put?: never;
@@ -2773,7 +2773,9 @@ export interface operations {
                     "application/json": components["schemas"]["MeApiCredential"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2795,6 +2797,7 @@ export interface operations {
                     "application/json": components["schemas"]["AllowedOriginsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
@@ -2853,6 +2856,7 @@ export interface operations {
                     "application/json": components["schemas"]["AllowedOrigin"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2881,6 +2885,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -1,8 +1,8 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeRequirement, satisfies } from './auth/roles.js';
+import { checkPathScope, checkRequestScope, checkRoles } from './auth/policy.js';
 import { hosted3ds } from './checkout/hosted-3ds.js';
 import { payByLinkPage } from './checkout/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
@@ -11,14 +11,14 @@ import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
 import { authentication } from './http/auth.js';
 import { corsCheck, corsPreflight } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
-import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ROUTE } from './http/errors.js';
+import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './http/errors.js';
 import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
 import { RateLimiter } from './http/rate-limit.js';
-import multer from 'multer';
-import { mkdir } from 'node:fs';
 import { callerOf } from './http/request-context.js';
-import { buildHandlers } from './operations.js';
+import { matchRoute, routeTable, type MatchedRoute } from './http/routes.js';
+import { discardUnadoptedUploads, uploadStorage } from './http/uploads.js';
+import { buildHandlers, type BuiltOperation } from './operations.js';
 import { projectRoot } from './project-root.js';
 
 type SpecDocument = { paths: Record<string, Record<string, { operationId?: string }>> };
@@ -26,6 +26,32 @@ type SpecDocument = { paths: Record<string, Record<string, { operationId?: strin
 /** The bundled documents the server validates against (generated/<area>.json: the bundle of spec/, as JSON). */
 export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
   return JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as SpecDocument;
+}
+
+/** Whether the request says it carries a body (a length above zero, or chunked). */
+function declaresBody(req: Request): boolean {
+  return Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+}
+
+/**
+ * Whether a request to an operation without a body really carries none. Clients (the Adyen
+ * libraries among them) send an empty chunked body on such calls, so a chunked request is read
+ * until its end or its first byte, whichever comes first.
+ */
+function bodyIsEmpty(req: Request): Promise<boolean> {
+  if (Number(req.get('content-length') ?? 0) > 0) return Promise.resolve(false);
+  if (req.get('transfer-encoding') === undefined || req.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      if (chunk.length === 0) return;
+      req.off('data', onData);
+      req.pause();
+      resolve(false);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(true));
+    req.once('error', reject);
+  });
 }
 
 function operationIdsOf(spec: SpecDocument): string[] {
@@ -41,7 +67,7 @@ export function createApp(deps: Deps): Express {
   const { config, store, clock, logger } = deps;
   const checkoutSpec = loadSpec('checkout');
   const managementSpec = loadSpec('management');
-  const handlers = buildHandlers({ ...deps, commands: new Commands(store, () => clock.now()) });
+  const handlers = buildHandlers({ ...deps, commands: new Commands(store, (companyId) => clock.now(companyId)) });
   const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec)].filter((id) => !handlers.has(id));
   if (missing.length > 0) throw new Error(`operations without a handler: ${missing.join(', ')}`);
 
@@ -72,12 +98,14 @@ export function createApp(deps: Deps): Express {
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
-  // Uploads stream to disk, never whole into memory; the size cap stops them early (413).
-  // The folder is made when an upload arrives, so that building the app touches no disk.
-  const destination = (_req: unknown, _file: unknown, done: (error: Error | null, dir: string) => void) =>
-    mkdir(config.uploadDir, { recursive: true }, (error) => done(error, config.uploadDir));
-  const uploads = { storage: multer.diskStorage({ destination }), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
+  // Uploads stream to a temporary file, never whole into memory; the size cap stops them early
+  // (413). The folder is made when an upload arrives, so that building the app touches no disk.
+  const uploads = { storage: uploadStorage(config.uploadDir), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
+  // Multipart framing and the description field around the file: a declared length beyond the
+  // file limit plus this is refused before a byte is read.
+  const uploadOverheadBytes = 64 * 1024;
   const limiter = new RateLimiter(config.rateLimitPerMinute);
+  const routes = { checkout: routeTable('checkout', checkoutSpec), management: routeTable('management', managementSpec) };
 
   const validators = (spec: SpecDocument) =>
     OpenApiValidator.middleware({
@@ -91,23 +119,55 @@ export function createApp(deps: Deps): Express {
       $refParser: { mode: 'dereference' },
     });
 
-  const dispatch: RequestHandler = (req, res, next) => {
-    const operationId = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
-    const operation = operationId === undefined ? undefined : handlers.get(operationId);
+  /**
+   * Authorization, before anything else reads the request: the operation is looked up from the
+   * path, then its roles, the credential's level and the merchant account or company of the
+   * path are checked, bodies are refused where the operation takes none, and only then is a
+   * rate-limit slot taken. A refused request has had no body parsed, no file written and no
+   * slot used. Paths that name no operation go on to the validator, which answers 404 or 405.
+   */
+  const authorize: RequestHandler = async (req, res, next) => {
+    const area = areaOf(req);
+    const path = req.originalUrl.split('?')[0]!.slice((area === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
+    const matched = matchRoute(routes[area], req.method, path);
+    if (!matched) return next();
+    const operation = handlers.get(matched.route.operationId)!;
+    try {
+      await authorizeBeforeBody(req, res, matched, operation);
+    } catch (error) {
+      // The body was not read: close the connection after the answer rather than drain it.
+      if (declaresBody(req)) res.set('Connection', 'close');
+      throw error;
+    }
+    res.locals.operation = operation;
+    next();
+  };
+
+  const authorizeBeforeBody = async (req: Request, res: Response, matched: MatchedRoute, operation: BuiltOperation) => {
+    const { credential } = callerOf(res);
+    checkRoles(credential, operation.requires);
+    await store.read((tx) => checkPathScope(tx, credential, operation.scope, matched.params));
+    if (!matched.route.hasBody && !(await bodyIsEmpty(req))) throw new ApiError(ERR_UNEXPECTED_BODY);
+    if (matched.route.multipart && Number(req.get('content-length') ?? 0) > config.androidMaxApkBytes + uploadOverheadBytes) {
+      throw new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed: at most ${config.androidMaxApkBytes} bytes` });
+    }
+    if (operation.rateLimited) limiter.take(`${credential.id}\u0000${matched.route.operationId}`);
+  };
+
+  /** After validation: the scope the parsed request decides (checkout's merchantAccount), then the handler. */
+  const dispatch: RequestHandler = async (req, res, next) => {
+    const operation = res.locals.operation as BuiltOperation | undefined;
     if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
     const { credential } = callerOf(res);
-    if (!satisfies(credential.roles, operation.requires)) {
-      throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential needs ${describeRequirement(operation.requires)}` });
-    }
-    if (operation.rateLimited) limiter.take(`${credential.id}\u0000${operationId}`);
+    await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query as Record<string, unknown> }, areaOf(req)));
     return operation.handle(req, res, next);
   };
 
-  const auth = [authentication(store, clock), corsCheck(store)];
+  const auth = [authentication(store, clock), corsCheck(store), authorize];
   const body = jsonBody(config.bodyLimitBytes);
   app.use([CHECKOUT_BASE, MANAGEMENT_BASE], corsPreflight);
   app.use(CHECKOUT_BASE, ...auth, idempotencyKeyHeader, ...body);
-  app.use(MANAGEMENT_BASE, ...auth, ...body);
+  app.use(MANAGEMENT_BASE, ...auth, discardUnadoptedUploads, ...body);
   // Each request meets only its own area's validator: the other would match it against all its routes for nothing.
   const checkoutValidator = express.Router().use(validators(checkoutSpec));
   const managementValidator = express.Router().use(validators(managementSpec));

@@ -21,6 +21,8 @@ export interface Config {
   demoMerchantApiKey: string | undefined;
   /** 64 hex characters: the AES-256 key that encrypts stored card numbers. */
   cardEncryptionKey: string | undefined;
+  /** 64 hex characters: the root of the API-key hash key and the redirect signing key (never stored). */
+  serverSecret: string | undefined;
   /** Hosts each merchant account may forward card details to; key `*` applies to all. */
   forwardAllowList: Record<string, string[]>;
   /** Allow forwarding to private, loopback and link-local addresses (tests only). */
@@ -38,6 +40,9 @@ export interface Config {
   /** Where uploaded files are kept; beside the database by default. */
   uploadDir: string;
   androidMaxApkBytes: number;
+  /** Slow clients: the headers must arrive within this, the whole request within the next. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Requests a minute per credential for each rate-limited operation (design section 8). */
   rateLimitPerMinute: number;
 }
@@ -85,7 +90,8 @@ const secondsList = (raw: string): number[] => {
 const boolean = (raw: string) => oneOf('true', 'false')(raw) === 'true';
 const text = (raw: string) => raw;
 const apiKey = (raw: string) => {
-  if (!/^[\x21-\x7E]{16,512}$/.test(raw)) throw new Error('must be 16 to 512 printable ASCII characters');
+  if (raw.length < 20) throw new Error('must be at least 20 characters');
+  if (!/^[\x21-\x7E]{20,512}$/.test(raw)) throw new Error('must be 20 to 512 printable ASCII characters');
   return raw;
 };
 
@@ -109,6 +115,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   cardEncryptionKey: {
     env: 'CARD_ENCRYPTION_KEY',
     doc: 'AES-256 key for stored card numbers; in sandbox mode a key file beside the database is made when unset',
+    default: () => undefined,
+    parse: hexKey,
+  },
+  serverSecret: {
+    env: 'SERVER_SECRET',
+    doc: 'root key of the API-key hashes and the redirect signing key; in sandbox mode a key file beside the database is made when unset',
     default: () => undefined,
     parse: hexKey,
   },
@@ -138,6 +150,18 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: text,
   },
   androidMaxApkBytes: { env: 'ANDROID_MAX_APK_BYTES', doc: 'largest APK accepted', default: () => 200 * 1024 * 1024, parse: integer(1024, 2_000_000_000) },
+  headersTimeoutMs: {
+    env: 'HEADERS_TIMEOUT_MS',
+    doc: 'how long a client may take to send the request headers',
+    default: () => 10_000,
+    parse: integer(1_000, 600_000),
+  },
+  requestTimeoutMs: {
+    env: 'REQUEST_TIMEOUT_MS',
+    doc: 'how long a client may take to send a whole request (fits a 200 MB upload at about 1 MB/s)',
+    default: () => 300_000,
+    parse: integer(1_000, 3_600_000),
+  },
   rateLimitPerMinute: { env: 'RATE_LIMIT_PER_MINUTE', doc: 'requests a minute per credential on rate-limited operations', default: () => 120, parse: integer(1, 1_000_000_000) },
   webhookGiveUpAfterSeconds: { env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS', doc: 'stop retrying an event this long after it happened', default: () => 30 * 24 * 3600, parse: integer(1, 365 * 24 * 3600) },
 };
@@ -159,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }
   }
   if (config.mode === 'production' && !config.cardEncryptionKey) problems.push('CARD_ENCRYPTION_KEY is required in production mode');
+  if (config.mode === 'production' && !config.serverSecret) problems.push('SERVER_SECRET is required in production mode');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

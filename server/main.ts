@@ -1,26 +1,31 @@
 import { RedirectSigner } from './checkout/redirects.js';
-import { SandboxClock, systemClock } from './clock.js';
+import { SandboxClocks, systemClock } from './clock.js';
 import { loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { loadCardVault } from './crypto/card-vault.js';
+import { loadServerSecret } from './crypto/server-secret.js';
 import { Dispatcher, dispatcherOptionsFrom } from './events/dispatcher.js';
 import { AndroidProcessor } from './management/android-processor.js';
 import { createLogger } from './logger.js';
 import { DEMO, seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
+import { removeIncomingUploads } from './http/uploads.js';
 
 /** The only file with side effects: read configuration, open the store, seed, listen. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const store = openStore(config);
-  const sandboxClock = config.mode === 'sandbox' ? await SandboxClock.load(store) : undefined;
+  const secret = loadServerSecret(config);
+  const store = openStore(config, secret);
+  const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
   const clock = sandboxClock ?? systemClock;
-  const seed = await seedDemoData(store, clock.now(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
-  const redirects = await RedirectSigner.load(store);
+  const seed = await seedDemoData(store, new Date(), { company: config.demoCompanyApiKey, merchant: config.demoMerchantApiKey });
+  const redirects = await RedirectSigner.load(store, secret);
   const vault = loadCardVault(config);
   const android = new AndroidProcessor({ store, clock, logger });
   const app = createApp({ config, store, clock, sandboxClock, redirects, vault, logger, android });
+  // Uploads that were arriving when the last process stopped are incomplete: nothing refers to them.
+  await removeIncomingUploads(config.uploadDir);
   await android.recover();
   const dispatcher = new Dispatcher({ store, clock, vault, logger }, dispatcherOptionsFrom(config));
   if (config.webhookDispatch) dispatcher.start();
@@ -40,6 +45,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   });
   server.keepAliveTimeout = 65_000;
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
 
   const stop = (signal: string) => {
     logger.info('stopping', { signal });

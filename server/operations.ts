@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { operations as CheckoutOperations } from '../generated/checkout.js';
 import type { operations as ManagementOperations } from '../generated/management.js';
-import { CHECKOUT_ROLES, ROLES, type Requirement } from './auth/roles.js';
+import type { Policy } from './auth/policy.js';
+import { CHECKOUT_ROLES, ROLES } from './auth/roles.js';
 import * as modifications from './checkout/modifications.js';
 import * as orders from './checkout/orders.js';
 import * as payments from './checkout/payments.js';
@@ -26,14 +27,14 @@ type OutboundOperationId = 'standardNotification';
 
 export type OperationId = Exclude<keyof CheckoutOperations | keyof ManagementOperations, OutboundOperationId>;
 
-export interface OperationEntry {
-  /** Roles of design section 5: any one suffices. */
-  requires: Requirement;
+export interface OperationEntry extends Policy {
   handler: HandlerFactory;
   /** Subject to the per-credential rate limit (design section 8). */
   rateLimited?: true;
 }
 
+/** Adyen lets the terminal-actions roles list Android files, but not read one app. */
+const ANDROID_FILES_READ = [ROLES.androidFilesRead, ROLES.androidFilesReadWrite];
 const ANDROID_READ = [ROLES.androidFilesRead, ROLES.androidFilesReadWrite, ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
 const TERMINAL_READ = [ROLES.terminalSettingsRead, ROLES.terminalSettingsReadWrite];
 const TERMINAL_WRITE = [ROLES.terminalSettingsReadWrite];
@@ -43,99 +44,105 @@ const TERMINAL_WRITE = [ROLES.terminalSettingsReadWrite];
  * examples. `satisfies` makes an operation without a handler a type error.
  */
 export const OPERATIONS = {
-  payments: { requires: CHECKOUT_ROLES, handler: payments.payments },
-  paymentsDetails: { requires: CHECKOUT_ROLES, handler: payments.paymentsDetails },
-  captureAuthorisedPayment: { requires: CHECKOUT_ROLES, handler: modifications.captureAuthorisedPayment },
-  refundCapturedPayment: { requires: CHECKOUT_ROLES, handler: modifications.refundCapturedPayment },
-  cancelAuthorisedPaymentByPspReference: { requires: CHECKOUT_ROLES, handler: modifications.cancelAuthorisedPaymentByPspReference },
-  cancelAuthorisedPayment: { requires: CHECKOUT_ROLES, handler: modifications.cancelAuthorisedPayment },
-  refundOrCancelPayment: { requires: CHECKOUT_ROLES, handler: modifications.refundOrCancelPayment },
-  updateAuthorisedAmount: { requires: CHECKOUT_ROLES, handler: modifications.updateAuthorisedAmount },
-  orders: { requires: CHECKOUT_ROLES, handler: orders.orders },
-  cancelOrder: { requires: CHECKOUT_ROLES, handler: orders.cancelOrder },
-  sessions: { requires: CHECKOUT_ROLES, handler: sessions.sessions },
-  sessionPayments: { requires: CHECKOUT_ROLES, handler: sessions.sessionPayments },
-  getResultOfPaymentSession: { requires: CHECKOUT_ROLES, handler: sessions.getResultOfPaymentSession },
-  paymentMethods: { requires: CHECKOUT_ROLES, handler: paymentMethods.paymentMethods },
-  cardDetails: { requires: CHECKOUT_ROLES, handler: paymentMethods.cardDetails },
-  storedPaymentMethods: { requires: CHECKOUT_ROLES, handler: recurring.storedPaymentMethods },
-  getTokensForStoredPaymentDetails: { requires: CHECKOUT_ROLES, handler: recurring.getTokensForStoredPaymentDetails },
-  deleteTokenForStoredPaymentDetails: { requires: CHECKOUT_ROLES, handler: recurring.deleteTokenForStoredPaymentDetails },
-  forward: { requires: CHECKOUT_ROLES, handler: recurring.forward },
-  donationCampaigns: { requires: CHECKOUT_ROLES, handler: donations.donationCampaigns },
-  paymentLinks: { requires: CHECKOUT_ROLES, handler: paymentLinks.paymentLinks },
-  getPaymentLink: { requires: CHECKOUT_ROLES, handler: paymentLinks.getPaymentLink },
-  updatePaymentLink: { requires: CHECKOUT_ROLES, handler: paymentLinks.updatePaymentLink },
-  updatesOrderForPaypalExpressCheckout: { requires: CHECKOUT_ROLES, handler: utility.updatesOrderForPaypalExpressCheckout },
-  originKeys: { requires: CHECKOUT_ROLES, handler: utility.originKeys },
-  getSandboxClock: { requires: 'authenticated', handler: sandbox.getSandboxClock },
-  advanceSandboxClock: { requires: 'authenticated', handler: sandbox.advanceSandboxClock },
+  payments: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: payments.payments },
+  paymentsDetails: { requires: CHECKOUT_ROLES, scope: 'resource', handler: payments.paymentsDetails },
+  captureAuthorisedPayment: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.captureAuthorisedPayment },
+  refundCapturedPayment: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.refundCapturedPayment },
+  cancelAuthorisedPaymentByPspReference: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.cancelAuthorisedPaymentByPspReference },
+  cancelAuthorisedPayment: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.cancelAuthorisedPayment },
+  refundOrCancelPayment: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.refundOrCancelPayment },
+  updateAuthorisedAmount: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.updateAuthorisedAmount },
+  orders: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.orders },
+  cancelOrder: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.cancelOrder },
+  sessions: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: sessions.sessions },
+  sessionPayments: { requires: CHECKOUT_ROLES, scope: 'resource', handler: sessions.sessionPayments },
+  getResultOfPaymentSession: { requires: CHECKOUT_ROLES, scope: 'resource', handler: sessions.getResultOfPaymentSession },
+  paymentMethods: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.paymentMethods },
+  cardDetails: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.cardDetails },
+  storedPaymentMethods: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: recurring.storedPaymentMethods },
+  getTokensForStoredPaymentDetails: { requires: CHECKOUT_ROLES, scope: 'merchantQuery', handler: recurring.getTokensForStoredPaymentDetails },
+  deleteTokenForStoredPaymentDetails: { requires: CHECKOUT_ROLES, scope: 'merchantQuery', handler: recurring.deleteTokenForStoredPaymentDetails },
+  forward: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: recurring.forward },
+  donationCampaigns: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: donations.donationCampaigns },
+  paymentLinks: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentLinks.paymentLinks },
+  getPaymentLink: { requires: CHECKOUT_ROLES, scope: 'resource', handler: paymentLinks.getPaymentLink },
+  updatePaymentLink: { requires: CHECKOUT_ROLES, scope: 'resource', handler: paymentLinks.updatePaymentLink },
+  updatesOrderForPaypalExpressCheckout: { requires: CHECKOUT_ROLES, scope: 'resource', handler: utility.updatesOrderForPaypalExpressCheckout },
+  originKeys: { requires: CHECKOUT_ROLES, scope: 'self', handler: utility.originKeys },
+  getSandboxClock: { requires: 'authenticated', scope: 'self', handler: sandbox.getSandboxClock },
+  advanceSandboxClock: { requires: 'authenticated', scope: 'ownCompany', handler: sandbox.advanceSandboxClock },
 
-  getApiCredentialDetails: { requires: 'authenticated', handler: me.getApiCredentialDetails },
-  listMerchantAccounts: { requires: [ROLES.accountsRead, ROLES.accountsReadWrite], handler: accounts.listMerchantAccounts },
-  listCompanyApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listCompanyApiCredentials },
-  getCompanyApiCredential: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.getCompanyApiCredential },
-  listCompanyAllowedOrigins: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listCompanyAllowedOrigins },
-  generateNewCompanyApiKey: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.generateNewCompanyApiKey },
-  listMerchantApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.listMerchantApiCredentials },
-  getMerchantApiCredential: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.getMerchantApiCredential },
-  generateNewMerchantApiKey: { requires: [ROLES.apiCredentialsReadWrite], handler: credentials.generateNewMerchantApiKey },
-  getAllowedOrigins: { requires: 'anyManagementRole', handler: credentials.getAllowedOrigins },
-  addAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.addAllowedOrigin },
-  getAllowedOriginDetails: { requires: 'anyManagementRole', handler: credentials.getAllowedOriginDetails },
-  removeAllowedOrigin: { requires: 'anyManagementRole', handler: credentials.removeAllowedOrigin },
-  listPayoutSettings: { requires: [ROLES.payoutSettingsRead, ROLES.payoutSettingsReadWrite], handler: money.listPayoutSettings },
-  addPayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.addPayoutSetting },
-  getPayoutSetting: { requires: [ROLES.payoutSettingsRead, ROLES.payoutSettingsReadWrite], handler: money.getPayoutSetting },
-  updatePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.updatePayoutSetting },
-  deletePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], handler: money.deletePayoutSetting },
-  getAllPaymentMethods: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getAllPaymentMethods },
-  requestPaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], handler: money.requestPaymentMethod },
-  getPaymentMethodDetails: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getPaymentMethodDetails },
-  updatePaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], handler: money.updatePaymentMethod },
-  addApplePayDomain: { requires: [ROLES.paymentMethodsReadWrite], handler: money.addApplePayDomain },
-  getApplePayDomains: { requires: [ROLES.paymentMethodsRead, ROLES.paymentMethodsReadWrite], handler: money.getApplePayDomains },
-  listSplitConfigurations: { requires: [ROLES.splitConfigurationReadWrite], handler: money.listSplitConfigurations },
-  createSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.createSplitConfiguration },
-  getSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.getSplitConfiguration },
-  updateSplitConfigurationDescription: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitConfigurationDescription },
-  deleteSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], handler: money.deleteSplitConfiguration },
-  createRule: { requires: [ROLES.splitConfigurationReadWrite], handler: money.createRule },
-  updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitConditions },
-  deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], handler: money.deleteSplitConfigurationRule },
-  updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], handler: money.updateSplitLogic },
-  listAndroidApps: { requires: ANDROID_READ, handler: android.listAndroidApps, rateLimited: true },
-  uploadAndroidApp: { requires: [ROLES.androidFilesReadWrite], handler: android.uploadAndroidApp, rateLimited: true },
-  getAndroidApp: { requires: ANDROID_READ, handler: android.getAndroidApp },
-  reprocessAndroidApp: { requires: [ROLES.androidFilesReadWrite], handler: android.reprocessAndroidApp, rateLimited: true },
-  listAndroidCertificates: { requires: ANDROID_READ, handler: android.listAndroidCertificates, rateLimited: true },
-  uploadAndroidCertificate: { requires: [ROLES.androidFilesReadWrite], handler: android.uploadAndroidCertificate, rateLimited: true },
-  getCompanyTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getCompanyTerminalSettings },
-  updateCompanyTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateCompanyTerminalSettings, rateLimited: true },
-  getMerchantTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getMerchantTerminalSettings },
-  updateMerchantTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateMerchantTerminalSettings, rateLimited: true },
-  getStoreTerminalSettingsByReference: { requires: TERMINAL_READ, handler: terminal.getStoreTerminalSettingsByReference },
-  updateStoreTerminalSettingsByReference: { requires: TERMINAL_WRITE, handler: terminal.updateStoreTerminalSettingsByReference, rateLimited: true },
-  getStoreTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getStoreTerminalSettings },
-  updateStoreTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateStoreTerminalSettings, rateLimited: true },
-  getTerminalTerminalSettings: { requires: TERMINAL_READ, handler: terminal.getTerminalTerminalSettings },
-  updateTerminalTerminalSettings: { requires: TERMINAL_WRITE, handler: terminal.updateTerminalTerminalSettings, rateLimited: true },
-  listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listAllWebhooks },
-  setUpWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.setUpWebhook },
-  getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.getWebhook },
-  updateWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.updateWebhook },
-  removeWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.removeWebhook },
-  generateHmacKey: { requires: [ROLES.webhooksReadWrite], handler: webhooks.generateHmacKey },
-  testWebhook: { requires: [ROLES.webhooksReadWrite], handler: webhooks.testWebhook },
-  listWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], handler: webhooks.listWebhookEvents },
-  resendWebhookEvent: { requires: [ROLES.webhooksReadWrite], handler: webhooks.resendWebhookEvent },
+  getApiCredentialDetails: { requires: 'anyManagementRole', scope: 'self', handler: me.getApiCredentialDetails },
+  listMerchantAccounts: { requires: [ROLES.accountsRead], scope: 'resource', handler: accounts.listMerchantAccounts },
+  listCompanyApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.listCompanyApiCredentials },
+  getCompanyApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.getCompanyApiCredential },
+  listCompanyAllowedOrigins: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.listCompanyAllowedOrigins },
+  generateNewCompanyApiKey: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.generateNewCompanyApiKey },
+  listMerchantApiCredentials: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.listMerchantApiCredentials },
+  getMerchantApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.getMerchantApiCredential },
+  generateNewMerchantApiKey: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.generateNewMerchantApiKey },
+  getAllowedOrigins: { requires: 'anyManagementRole', scope: 'self', handler: credentials.getAllowedOrigins },
+  addAllowedOrigin: { requires: 'anyManagementRole', scope: 'self', handler: credentials.addAllowedOrigin },
+  getAllowedOriginDetails: { requires: 'anyManagementRole', scope: 'self', handler: credentials.getAllowedOriginDetails },
+  removeAllowedOrigin: { requires: 'anyManagementRole', scope: 'self', handler: credentials.removeAllowedOrigin },
+  listPayoutSettings: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: money.listPayoutSettings },
+  addPayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.addPayoutSetting },
+  getPayoutSetting: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: money.getPayoutSetting },
+  updatePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.updatePayoutSetting },
+  deletePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.deletePayoutSetting },
+  getAllPaymentMethods: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getAllPaymentMethods },
+  requestPaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.requestPaymentMethod },
+  getPaymentMethodDetails: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getPaymentMethodDetails },
+  updatePaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.updatePaymentMethod },
+  addApplePayDomain: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.addApplePayDomain },
+  getApplePayDomains: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getApplePayDomains },
+  listSplitConfigurations: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.listSplitConfigurations },
+  createSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.createSplitConfiguration },
+  getSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.getSplitConfiguration },
+  updateSplitConfigurationDescription: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitConfigurationDescription },
+  deleteSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.deleteSplitConfiguration },
+  createRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.createRule },
+  updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitConditions },
+  deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.deleteSplitConfigurationRule },
+  updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitLogic },
+  listAndroidApps: { requires: ANDROID_READ, scope: 'company', handler: android.listAndroidApps, rateLimited: true },
+  uploadAndroidApp: { requires: [ROLES.androidFilesReadWrite], scope: 'company', handler: android.uploadAndroidApp, rateLimited: true },
+  getAndroidApp: { requires: ANDROID_FILES_READ, scope: 'company', handler: android.getAndroidApp },
+  reprocessAndroidApp: { requires: [ROLES.androidFilesReadWrite], scope: 'company', handler: android.reprocessAndroidApp, rateLimited: true },
+  listAndroidCertificates: { requires: ANDROID_READ, scope: 'company', handler: android.listAndroidCertificates, rateLimited: true },
+  uploadAndroidCertificate: { requires: [ROLES.androidFilesReadWrite], scope: 'company', handler: android.uploadAndroidCertificate, rateLimited: true },
+  getCompanyTerminalSettings: { requires: TERMINAL_READ, scope: 'company', handler: terminal.getCompanyTerminalSettings },
+  updateCompanyTerminalSettings: { requires: TERMINAL_WRITE, scope: 'company', handler: terminal.updateCompanyTerminalSettings, rateLimited: true },
+  getMerchantTerminalSettings: { requires: TERMINAL_READ, scope: 'merchantPath', handler: terminal.getMerchantTerminalSettings },
+  updateMerchantTerminalSettings: { requires: TERMINAL_WRITE, scope: 'merchantPath', handler: terminal.updateMerchantTerminalSettings, rateLimited: true },
+  getStoreTerminalSettingsByReference: { requires: TERMINAL_READ, scope: 'merchantPath', handler: terminal.getStoreTerminalSettingsByReference },
+  updateStoreTerminalSettingsByReference: { requires: TERMINAL_WRITE, scope: 'merchantPath', handler: terminal.updateStoreTerminalSettingsByReference, rateLimited: true },
+  getStoreTerminalSettings: { requires: TERMINAL_READ, scope: 'resource', handler: terminal.getStoreTerminalSettings },
+  updateStoreTerminalSettings: { requires: TERMINAL_WRITE, scope: 'resource', handler: terminal.updateStoreTerminalSettings, rateLimited: true },
+  getTerminalTerminalSettings: { requires: TERMINAL_READ, scope: 'resource', handler: terminal.getTerminalTerminalSettings },
+  updateTerminalTerminalSettings: { requires: TERMINAL_WRITE, scope: 'resource', handler: terminal.updateTerminalTerminalSettings, rateLimited: true },
+  listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.listAllWebhooks },
+  setUpWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.setUpWebhook },
+  getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.getWebhook },
+  updateWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.updateWebhook },
+  removeWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.removeWebhook },
+  generateHmacKey: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.generateHmacKey },
+  testWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.testWebhook },
+  listWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.listWebhookEvents },
+  resendWebhookEvent: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.resendWebhookEvent },
 } satisfies Record<OperationId, OperationEntry>;
 
+/** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */
+export interface BuiltOperation extends Policy {
+  rateLimited: boolean;
+  handle: RequestHandler;
+}
+
 /** The handlers, built once per app. */
-export function buildHandlers(deps: HandlerDeps): Map<string, { requires: Requirement; rateLimited: boolean; handle: RequestHandler }> {
-  const built = new Map<string, { requires: Requirement; rateLimited: boolean; handle: RequestHandler }>();
+export function buildHandlers(deps: HandlerDeps): Map<string, BuiltOperation> {
+  const built = new Map<string, BuiltOperation>();
   for (const [id, entry] of Object.entries(OPERATIONS) as Array<[string, OperationEntry]>) {
-    built.set(id, { requires: entry.requires, rateLimited: entry.rateLimited === true, handle: entry.handler(deps) });
+    built.set(id, { requires: entry.requires, scope: entry.scope, rateLimited: entry.rateLimited === true, handle: entry.handler(deps) });
   }
   return built;
 }

@@ -1,5 +1,5 @@
 import { CHECKOUT_ROLES, ALL_ROLES } from './auth/roles.js';
-import { hashApiKey, newApiKey, newClientKey } from './auth/credentials.domain.js';
+import { newApiKey, newClientKey } from './auth/credentials.domain.js';
 import { newPspReference } from './checkout/references.js';
 import type { Merchant, PaymentMethodSetting, Store } from './store/types.js';
 
@@ -91,8 +91,8 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       roles: [...CHECKOUT_ROLES],
       clientKey: newClientKey(),
     });
-    await tx.insertApiKey({ keyHash: hashApiKey(companyKey), credentialId: DEMO.companyCredentialId, createdAt, expiresAt: null });
-    await tx.insertApiKey({ keyHash: hashApiKey(merchantKey), credentialId: DEMO.merchantCredentialId, createdAt, expiresAt: null });
+    await tx.insertApiKey({ keyHash: tx.hashApiKey(companyKey), credentialId: DEMO.companyCredentialId, createdAt, expiresAt: null });
+    await tx.insertApiKey({ keyHash: tx.hashApiKey(merchantKey), credentialId: DEMO.merchantCredentialId, createdAt, expiresAt: null });
     return {
       seeded: true,
       generatedKeys: { ...(keys.company ? {} : { company: companyKey }), ...(keys.merchant ? {} : { merchant: merchantKey }) },

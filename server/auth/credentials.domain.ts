@@ -1,10 +1,22 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ServerSecret } from '../crypto/server-secret.js';
 import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_UNAUTHORIZED } from '../http/errors.js';
-import type { Credential, Merchant, Tx } from '../store/types.js';
+import type { Credential, Merchant, Store, Tx } from '../store/types.js';
 
-/** API keys are stored as SHA-256: they are long random strings, so a slow hash adds nothing but latency. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+/**
+ * The keyed hash API keys are stored and looked up under: HMAC-SHA256 with a key derived from the
+ * server secret, so that a copied database alone gives nothing to guess keys against. (A fast
+ * hash is enough: generated keys are long random strings and keys from the environment have at
+ * least 20 characters.) The store is opened with it and offers it as `tx.hashApiKey`.
+ */
+export function apiKeyHasher(secret: ServerSecret): (apiKey: string) => string {
+  const key = secret.derive('api-key-hash');
+  return (apiKey) => createHmac('sha256', key).update(apiKey, 'utf8').digest('hex');
+}
+
+/** The unkeyed SHA-256 that earlier versions stored: only looked for to upgrade such a row on its first use. */
+export function legacyApiKeyHash(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
 
 /** A new API key: 48 random bytes, shown once to its owner. */
@@ -22,17 +34,38 @@ export interface Presented {
   username?: string;
 }
 
+const LEGACY = Symbol('stored under the legacy hash');
+
 /**
- * Finds the active credential that owns the key. The lookup is by hash; the final comparison
- * is constant-time so that nothing about a stored hash leaks through timing.
+ * Finds the active credential that owns the key. The lookup is by keyed hash; the final
+ * comparison is constant-time so that nothing about a stored hash leaks through timing. A key
+ * still stored under its unkeyed SHA-256 (written by an earlier version) is found that way once
+ * and then stored under its keyed hash; only that upgrade writes, a failed attempt never does.
+ * `now` gives the time of the credential's company (an expired rotated-out key is refused).
  */
-export async function authenticate(tx: Tx, presented: Presented, now: Date): Promise<Credential> {
-  const hash = hashApiKey(presented.apiKey);
+export async function authenticate(store: Store, presented: Presented, now: (companyId: string) => Date): Promise<Credential> {
+  const found = await store.read((tx) => credentialOf(tx, presented, now));
+  if (found !== LEGACY) return found;
+  return store.transaction(async (tx) => {
+    const legacy = legacyApiKeyHash(presented.apiKey);
+    if (await tx.getApiKey(legacy)) await tx.rekeyApiKey(legacy, tx.hashApiKey(presented.apiKey));
+    const upgraded = await credentialOf(tx, presented, now);
+    if (upgraded === LEGACY) throw new ApiError(ERR_UNAUTHORIZED);
+    return upgraded;
+  });
+}
+
+async function credentialOf(tx: Tx, presented: Presented, now: (companyId: string) => Date): Promise<Credential | typeof LEGACY> {
+  const hash = tx.hashApiKey(presented.apiKey);
   const key = await tx.getApiKey(hash);
-  if (!key || !timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
-  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime()) throw new ApiError(ERR_UNAUTHORIZED);
+  if (!key) {
+    if (await tx.getApiKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
+    throw new ApiError(ERR_UNAUTHORIZED);
+  }
+  if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
   const credential = await tx.getCredential(key.credentialId);
   if (!credential || !credential.active) throw new ApiError(ERR_UNAUTHORIZED);
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
   if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
   return credential;
 }

@@ -26,7 +26,7 @@ function received({ modification }: ModificationOutcome, reference: string | und
 export const captureAuthorisedPayment: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['captureAuthorisedPayment']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     const outcome = await capturePayment(ctx, pathParam(req, 'paymentPspReference'), body);
     const { lineItems, splits, subMerchants, platformChargebackLogic } = body;
     return { ...received(outcome, body.reference), amount: body.amount, lineItems, splits, subMerchants, platformChargebackLogic };
@@ -36,7 +36,7 @@ export const captureAuthorisedPayment: HandlerFactory = (deps) =>
 export const refundCapturedPayment: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['refundCapturedPayment']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     const outcome = await refundPayment(ctx, pathParam(req, 'paymentPspReference'), body);
     const { lineItems, splits, merchantRefundReason, capturePspReference, store } = body;
     return { ...received(outcome, body.reference), amount: body.amount, lineItems, splits, merchantRefundReason, capturePspReference, store };
@@ -46,7 +46,7 @@ export const refundCapturedPayment: HandlerFactory = (deps) =>
 export const cancelAuthorisedPaymentByPspReference: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['cancelAuthorisedPaymentByPspReference']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     return received(await cancelPayment(ctx, pathParam(req, 'paymentPspReference'), body), body.reference);
   });
 
@@ -54,7 +54,7 @@ export const cancelAuthorisedPaymentByPspReference: HandlerFactory = (deps) =>
 export const cancelAuthorisedPayment: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['cancelAuthorisedPayment']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     const { modification } = await cancelPaymentByReference(ctx, body);
     return {
       merchantAccount: modification.merchantAccount,
@@ -69,7 +69,7 @@ export const cancelAuthorisedPayment: HandlerFactory = (deps) =>
 export const refundOrCancelPayment: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['refundOrCancelPayment']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     return received(await reversePayment(ctx, pathParam(req, 'paymentPspReference'), body), body.reference);
   });
 
@@ -77,7 +77,7 @@ export const refundOrCancelPayment: HandlerFactory = (deps) =>
 export const updateAuthorisedAmount: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['updateAuthorisedAmount']>;
-    const ctx = { tx, now: deps.clock.now(), credential: caller.credential };
+    const ctx = { tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential };
     const outcome = await updatePaymentAmount(ctx, pathParam(req, 'paymentPspReference'), body);
     const { lineItems, splits, industryUsage } = body;
     return { ...received(outcome, undefined), reference: body.reference ?? '', amount: body.amount, lineItems, splits, industryUsage };

@@ -6,7 +6,7 @@ import { cancelOrder as cancelOrderUseCase, createOrder } from './orders.domain.
 export const orders: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['orders']>;
-    const order = await createOrder(tx, deps.clock.now(), caller.credential, body);
+    const order = await createOrder(tx, deps.clock.now(caller.credential.companyId), caller.credential, body);
     return {
       pspReference: order.pspReference,
       resultCode: 'Success' as const,
@@ -22,6 +22,6 @@ export const orders: HandlerFactory = (deps) =>
 export const cancelOrder: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['cancelOrder']>;
-    const { pspReference } = await cancelOrderUseCase(tx, deps.clock.now(), caller.credential, body);
+    const { pspReference } = await cancelOrderUseCase(tx, deps.clock.now(caller.credential.companyId), caller.credential, body);
     return { pspReference, resultCode: 'Received' as const };
   });

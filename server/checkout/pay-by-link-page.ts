@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import { ApiError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
-import type { PaymentLink, Store } from '../store/types.js';
+import type { PaymentLink, Store, Tx } from '../store/types.js';
 import { currentLink, payableLink, recordLinkPayment, shopperActor } from './payment-links.domain.js';
 import { makePayment, submitPaymentDetails } from './payments.domain.js';
 import type { RedirectSigner } from './redirects.js';
@@ -23,12 +23,17 @@ function page(res: Response, status: number, title: string, body: string): void 
  * an authorised payment completes a link that is not reusable. 3D Secure cards go through the
  * hosted issuer page and come back to /payByLink/{id}/return.
  */
+/** The company a link belongs to, whose sandbox clock decides its expiry ('' for an unknown link: real time). */
+async function companyOfLink(tx: Tx, id: string): Promise<string> {
+  return (await tx.getPaymentLink(id))?.companyId ?? '';
+}
+
 export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVault; redirects: RedirectSigner; publicBaseUrl: string }): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
   router.get('/payByLink/:id', async (req, res) => {
-    const link = await deps.store.transaction((tx) => currentLink(tx, deps.clock.now(), req.params.id));
+    const link = await deps.store.transaction(async (tx) => currentLink(tx, deps.clock.now(await companyOfLink(tx, req.params.id)), req.params.id));
     if (!link) return page(res, 404, 'Not found', '<p>This payment link does not exist.</p>');
     if (link.status !== 'active') return page(res, 410, 'Payment link', `<p id="status">This payment link is ${escapeHtml(link.status)}.</p>`);
     const consent = link.fields.storePaymentMethodMode === 'askForConsent' ? '<label><input type="checkbox" name="storePaymentMethod" value="true"> Save my card</label>' : '';
@@ -42,7 +47,7 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
     const base = baseUrlOf(req, deps.publicBaseUrl);
     try {
       const outcome = await deps.store.transaction(async (tx) => {
-        const now = deps.clock.now();
+        const now = deps.clock.now(await companyOfLink(tx, req.params.id));
         const link = await payableLink(tx, now, req.params.id);
         const f = link.fields as { amount: { currency: string; value: number }; shopperReference?: string; shopperEmail?: string; storePaymentMethodMode?: string; recurringProcessingModel?: string; captureDelayHours?: number; manualCapture?: boolean };
         const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true');
@@ -76,9 +81,9 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
     const redirectResult = String(req.query.redirectResult ?? '');
     try {
       const outcome = await deps.store.transaction(async (tx) => {
-        const now = deps.clock.now();
         const link = await tx.getPaymentLink(req.params.id);
         if (!link) throw new ApiError({ status: 404, code: '000', message: 'Not Found', errorType: 'validation' });
+        const now = deps.clock.now(link.companyId);
         const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, { details: { redirectResult } });
         await recordLinkPayment(tx, now, link, result.payment.resultCode);
         return result;

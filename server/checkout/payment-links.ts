@@ -19,20 +19,20 @@ export const toLinkView = (link: PaymentLink, baseUrl: string) => ({
 /** POST /paymentLinks */
 export const paymentLinks: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
-    const link = await createLink(tx, deps.clock.now(), caller.credential, req.body as JsonBody<operations['paymentLinks']> as LinkInput);
+    const link = await createLink(tx, deps.clock.now(caller.credential.companyId), caller.credential, req.body as JsonBody<operations['paymentLinks']> as LinkInput);
     return toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl));
   });
 
 /** GET /paymentLinks/{linkId} */
 export const getPaymentLink: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const link = await deps.store.transaction((tx) => getLink(tx, deps.clock.now(), credential, pathParam(req, 'linkId')));
+  const link = await deps.store.transaction((tx) => getLink(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'linkId')));
   res.json(toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl)));
 };
 
 /** PATCH /paymentLinks/{linkId} */
 export const updatePaymentLink: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const link = await deps.store.transaction((tx) => expireLink(tx, deps.clock.now(), credential, pathParam(req, 'linkId')));
+  const link = await deps.store.transaction((tx) => expireLink(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'linkId')));
   res.json(toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl)));
 };

@@ -9,7 +9,7 @@ const BRAND_NAMES: Record<string, string> = { visa: 'VISA', mc: 'MasterCard', am
 export const paymentMethods: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['paymentMethods']>;
-    const { paymentMethods: methods, storedPaymentMethods } = await listPaymentMethods(tx, deps.clock.now(), caller.credential, body);
+    const { paymentMethods: methods, storedPaymentMethods } = await listPaymentMethods(tx, deps.clock.now(caller.credential.companyId), caller.credential, body);
     return {
       paymentMethods: methods,
       ...(storedPaymentMethods && {

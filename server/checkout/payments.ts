@@ -75,7 +75,7 @@ export function paymentInput(body: JsonBody<operations['payments']>): PaymentInp
 export const payments: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['payments']>;
-    const outcome = await makePayment({ tx, now: deps.clock.now(), vault: deps.vault }, caller.credential, paymentInput(body));
+    const outcome = await makePayment({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, paymentInput(body));
     return toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
   });
 
@@ -84,7 +84,7 @@ export const paymentsDetails: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['paymentsDetails']>;
     const input = { details: body.details, ...(body.paymentData !== undefined && { paymentData: body.paymentData }) };
-    const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(), vault: deps.vault }, caller.credential, deps.redirects, input);
+    const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, deps.redirects, input);
     const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
     return response;
   });

@@ -25,7 +25,7 @@ export const toTokenView = (t: StoredPaymentMethod) => ({
 export const storedPaymentMethods: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['storedPaymentMethods']>;
-    return toTokenView(await createToken(tx, deps.clock.now(), deps.vault, caller.credential, body));
+    return toTokenView(await createToken(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body));
   });
 
 /** GET /storedPaymentMethods */
@@ -49,7 +49,7 @@ export const deleteTokenForStoredPaymentDetails: HandlerFactory = (deps) => asyn
 export const forward: HandlerFactory = (deps) =>
   deps.commands.effectHandler(
     200,
-    (tx, caller, req) => prepareForward(tx, deps.clock.now(), deps.vault, caller.credential, req.body as JsonBody<operations['forward']>),
+    (tx, caller, req) => prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, req.body as JsonBody<operations['forward']>),
     async (prepared) => {
       const { config } = deps;
       const response = await performForward(prepared, {

@@ -1,26 +1,31 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ServerSecret } from '../crypto/server-secret.js';
 import type { Store } from '../store/types.js';
 
 export type RedirectOutcome = 'authorised' | 'refused';
 
-const SECRET_SETTING = 'checkout.redirectSecret';
+/** Where earlier versions kept the signing secret in plain text; deleted on start. */
+const LEGACY_SECRET_SETTING = 'checkout.redirectSecret';
 
 /**
  * Signs and reads the `redirectResult` the shopper brings back from the hosted 3D Secure page.
- * The secret is created once and stored, so results stay valid across restarts.
+ * The signing key is derived from the server secret and never stored, so results stay valid
+ * across restarts as long as the server secret stays the same.
  */
 export class RedirectSigner {
   private constructor(private readonly secret: Buffer) {}
 
-  static async load(store: Store): Promise<RedirectSigner> {
-    const secret = await store.transaction(async (tx) => {
-      const saved = await tx.getSetting(SECRET_SETTING);
-      if (saved) return saved;
-      const fresh = randomBytes(32).toString('hex');
-      await tx.putSetting(SECRET_SETTING, fresh);
-      return fresh;
+  /**
+   * The signer keyed with the server secret. Earlier versions signed with a random secret kept in
+   * the settings table; that row is deleted here, so redirect results, session data and origin
+   * keys made before the upgrade no longer verify (shoppers mid-redirect start again). Accepted:
+   * they are short-lived, and keeping the old secret would keep it in plain text.
+   */
+  static async load(store: Store, secret: ServerSecret): Promise<RedirectSigner> {
+    await store.transaction(async (tx) => {
+      if ((await tx.getSetting(LEGACY_SECRET_SETTING)) !== undefined) await tx.deleteSetting(LEGACY_SECRET_SETTING);
     });
-    return new RedirectSigner(Buffer.from(secret, 'hex'));
+    return new RedirectSigner(secret.derive('redirect-signing'));
   }
 
   sign(pspReference: string, outcome: RedirectOutcome): string {

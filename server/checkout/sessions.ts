@@ -9,7 +9,7 @@ import { createSession, payInSession, sessionResult } from './sessions.domain.js
 export const sessions: HandlerFactory = (deps) =>
   deps.commands.handler(201, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['sessions']>;
-    const session = await createSession(tx, deps.clock.now(), caller.credential, body, (t) => deps.redirects.mac(t));
+    const session = await createSession(tx, deps.clock.now(caller.credential.companyId), caller.credential, body, (t) => deps.redirects.mac(t));
     return {
       ...session.fields,
       id: session.id,
@@ -26,7 +26,7 @@ export const sessionPayments: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
     const body = req.body as JsonBody<operations['sessionPayments']>;
     const { session, outcome, sessionResult: result } = await payInSession(
-      { tx, now: deps.clock.now(), vault: deps.vault },
+      { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
       caller.credential,
       pathParam(req, 'sessionId'),
       body,
@@ -48,7 +48,7 @@ export const getResultOfPaymentSession: HandlerFactory = (deps) => async (req, r
   const { credential } = callerOf(res);
   const id = pathParam(req, 'sessionId');
   const result = String(req.query.sessionResult ?? '');
-  const { session, payments, status } = await deps.store.read((tx) => sessionResult(tx, deps.clock.now(), credential, id, result, (t) => deps.redirects.mac(t)));
+  const { session, payments, status } = await deps.store.read((tx) => sessionResult(tx, deps.clock.now(credential.companyId), credential, id, result, (t) => deps.redirects.mac(t)));
   res.json({
     id: session.id,
     reference: session.reference,

@@ -6,7 +6,7 @@ import { updatePayPalOrder } from './paypal.domain.js';
 /** POST /paypal/updateOrder */
 export const updatesOrderForPaypalExpressCheckout: HandlerFactory = (deps) =>
   deps.commands.handler(200, async (tx, caller, req) => {
-    const { paymentData } = await updatePayPalOrder(tx, deps.clock.now(), caller.credential, req.body as JsonBody<operations['updatesOrderForPaypalExpressCheckout']>);
+    const { paymentData } = await updatePayPalOrder(tx, deps.clock.now(caller.credential.companyId), caller.credential, req.body as JsonBody<operations['updatesOrderForPaypalExpressCheckout']>);
     return { paymentData, status: 'success' as const };
   });
 

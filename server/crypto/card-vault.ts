@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
+import { loadKey } from './private-files.js';
 
 /**
  * Encrypts card numbers for storage (AES-256-GCM, a fresh IV per value). Only the forward
@@ -33,12 +32,5 @@ export class CardVault {
  * (made once, readable by its owner only), or a random key for an in-memory database.
  */
 export function loadCardVault(config: Pick<Config, 'cardEncryptionKey' | 'databasePath'>): CardVault {
-  if (config.cardEncryptionKey) return new CardVault(Buffer.from(config.cardEncryptionKey, 'hex'));
-  if (config.databasePath === ':memory:') return new CardVault(randomBytes(32));
-  const file = join(dirname(config.databasePath), 'card-encryption.key');
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  }
-  return new CardVault(Buffer.from(readFileSync(file, 'utf8').trim(), 'hex'));
+  return new CardVault(loadKey({ fromEnv: config.cardEncryptionKey, databasePath: config.databasePath, fileName: 'card-encryption.key' }));
 }

@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import { settleDueCapture } from '../checkout/payments.domain.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import type { Logger } from '../logger.js';
-import type { Delivery, Store } from '../store/types.js';
+import type { Delivery, Payment, Store } from '../store/types.js';
+import { idempotencyCutoff } from '../http/idempotency.js';
 import { toNotification } from './notification.js';
 import { sendNotification, type SendOptions } from './sender.js';
 
@@ -42,6 +43,8 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
   private readonly running = new Map<string, Promise<void>>();
   private ticking: Promise<void> | undefined;
+  private purgedAt = 0;
+  private purgedFor = '';
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -73,23 +76,63 @@ export class Dispatcher {
     for (let i = 0; i < maxRounds; i++) {
       await this.tick();
       if (this.running.size === 0) {
-        const due = await this.deps.store.read((tx) => tx.dueDeliveries(this.deps.clock.now().toISOString()));
-        if (due.length === 0) return;
+        if ((await this.dueDeliveries()).length === 0) return;
       }
       await Promise.all(this.running.values());
     }
   }
 
+  /**
+   * The head deliveries that are due, each on its own company's clock. The store is asked for
+   * everything due by the latest company time, then each is held to its company's.
+   */
+  private async dueDeliveries(): Promise<Delivery[]> {
+    const { store, clock } = this.deps;
+    const due = await store.read(async (tx) => {
+      await clock.refresh(tx);
+      return tx.dueDeliveries(clock.latest().toISOString());
+    });
+    return due.filter((d) => d.nextAttemptAt <= clock.now(d.companyId ?? '').toISOString());
+  }
+
+  /**
+   * Deletes idempotency records older than 31 days on each company's clock: at most once a
+   * minute of real time, and at once after a company's clock moved.
+   */
+  async purgeIdempotencyRecords(): Promise<number> {
+    const { store, clock } = this.deps;
+    return store.transaction(async (tx) => {
+      let purged = 0;
+      for (const { companyId } of await tx.listCompanyClockOffsets()) purged += await tx.purgeIdempotencyRecords(companyId, idempotencyCutoff(clock.now(companyId)));
+      return purged;
+    });
+  }
+
+  private async purgeWhenDue(): Promise<void> {
+    const clocks = await this.deps.store.read((tx) => tx.listCompanyClockOffsets());
+    const signature = clocks.map((c) => `${c.companyId}:${c.offsetSeconds}`).join(',');
+    if (signature === this.purgedFor && Date.now() - this.purgedAt < 60_000) return;
+    await this.purgeIdempotencyRecords();
+    this.purgedAt = Date.now();
+    this.purgedFor = signature;
+  }
+
   private async round(): Promise<void> {
     try {
-      const now = this.deps.clock.now();
+      await this.purgeWhenDue();
+      const { store, clock } = this.deps;
       // Looked up on the read connection: an idle tick must not take a write transaction.
-      if ((await this.deps.store.read((tx) => tx.dueAutoCaptures(now.toISOString(), 1))).length > 0) {
-        await this.deps.store.transaction(async (tx) => {
-          for (const payment of await tx.dueAutoCaptures(now.toISOString(), 100)) await settleDueCapture(tx, now, payment);
+      const horizon = await store.read(async (tx) => {
+        await clock.refresh(tx);
+        return clock.latest().toISOString();
+      });
+      const isDue = (p: Payment) => p.autoCaptureAt !== null && p.autoCaptureAt <= clock.now(p.companyId).toISOString();
+      if ((await store.read((tx) => tx.dueAutoCaptures(horizon, 100))).some(isDue)) {
+        await store.transaction(async (tx) => {
+          for (const payment of (await tx.dueAutoCaptures(horizon, 100)).filter(isDue)) await settleDueCapture(tx, clock.now(payment.companyId), payment);
         });
       }
-      const due = await this.deps.store.read((tx) => tx.dueDeliveries(now.toISOString()));
+      const due = await this.dueDeliveries();
       for (const delivery of due) {
         if (this.running.has(delivery.webhookId)) continue;
         const attempt = this.deliver(delivery).finally(() => this.running.delete(delivery.webhookId));
@@ -112,7 +155,7 @@ export class Dispatcher {
       const current = await tx.getDelivery(delivery.webhookId, delivery.eventId);
       // Sent again or removed meanwhile: this attempt no longer decides anything.
       if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
-      const now = clock.now();
+      const now = clock.now(webhook.companyId);
       await tx.insertAttempt({ webhookId: webhook.id, eventId: event.id!, attemptedAt: now.toISOString(), outcome: result.outcome, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs });
       const stored = await tx.getWebhook(webhook.id);
       if (result.outcome === 'accepted') {

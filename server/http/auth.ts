@@ -25,7 +25,7 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     if (!presented) throw new ApiError(ERR_UNAUTHORIZED);
-    const credential = await store.read((tx) => authenticate(tx, presented, clock.now()));
+    const credential = await authenticate(store, presented, (companyId) => clock.now(companyId));
     const caller: Caller = { credential };
     res.locals.caller = caller;
     next();

@@ -51,6 +51,7 @@ const e = (status: number, code: string, message: string, errorType: ErrorType, 
 export const ERR_MALFORMED_JSON = e(400, '702', 'Unexpected input: the body is not valid JSON', 'validation', '00_400');
 export const ERR_TOO_DEEP = e(400, '702', 'Unexpected input: the body is nested too deeply', 'validation', '00_400');
 export const ERR_BAD_HEADER = e(400, '702', 'A request header is not valid', 'validation', '00_400');
+export const ERR_UNEXPECTED_BODY = e(400, '702', 'Unexpected input: this operation takes no request body', 'validation', '00_400');
 export const ERR_IDEMPOTENCY_KEY_TOO_LONG = e(400, '29_001', "Field 'Idempotency-Key' may not exceed 64 characters", 'validation');
 export const ERR_IDEMPOTENCY_KEY_MALFORMED = e(400, '702', "Field 'Idempotency-Key' must be 1 to 64 printable ASCII characters", 'validation');
 export const ERR_BODY_TOO_LARGE = e(413, '29_100', 'Request larger than allowed maximum', 'validation');

@@ -34,31 +34,56 @@ export type Effect<P, T> = (prepared: P) => Promise<T>;
 
 export type Work<T> = (tx: Tx, caller: Caller, req: Request) => Promise<T>;
 
+/** How long a stored response can be replayed: Adyen keeps keys at least 31 days. */
+export const IDEMPOTENCY_RETENTION_DAYS = 31;
+
+/** The moment before which a company's records have expired, on that company's clock. */
+export function idempotencyCutoff(now: Date): string {
+  return new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 86_400_000).toISOString();
+}
+
 /**
  * Runs state-changing checkout operations. Without an Idempotency-Key the work runs in one
  * transaction. With one, the first response is stored in the same transaction as the work's
  * effect, so a repeat replays it (status and body) without doing anything again; a repeat
  * while the first is running, or with another request under the same key, is refused (704).
- * Keys are scoped to the caller's company. Failed requests store nothing: they changed nothing,
- * so repeating them is safe.
+ *
+ * Keys belong to the credential that sent them (a rotated key of the same credential still
+ * replays): another credential of the same company neither sees nor blocks them. This is
+ * stricter than Adyen, which scopes keys to the company account. A replay is answered only
+ * after the caller passed the operation's authorization (the pipeline runs it first), so a
+ * credential that lost a role or a merchant account cannot read back what it stored. Records
+ * expire after 31 days on the company's clock. Failed requests store nothing: they changed
+ * nothing, so repeating them is safe.
  */
 export class Commands {
   private readonly inFlight = new Set<string>();
 
   constructor(
     private readonly store: Store,
-    private readonly now: () => Date,
+    private readonly now: (companyId: string) => Date,
   ) {}
+
+  /** The stored response under the caller's key, unless it has expired (then it is deleted). */
+  private async recorded(tx: Tx, caller: Caller, key: string) {
+    const prior = await tx.getIdempotencyRecord(caller.credential.id, key);
+    if (prior && prior.createdAt < idempotencyCutoff(this.now(caller.credential.companyId))) {
+      await tx.deleteIdempotencyRecord(caller.credential.id, key);
+      return undefined;
+    }
+    return prior;
+  }
 
   /** Stores the response of the first request under its key, for replays. */
   private remember(tx: Tx, caller: Caller, key: string, fingerprint: string, status: number, body: unknown): Promise<void> {
     return tx.insertIdempotencyRecord({
+      credentialId: caller.credential.id,
       companyId: caller.credential.companyId,
       key,
       fingerprint,
       statusCode: status,
       body: JSON.stringify(body),
-      createdAt: this.now().toISOString(),
+      createdAt: this.now(caller.credential.companyId).toISOString(),
     });
   }
 
@@ -71,7 +96,7 @@ export class Commands {
         send(res, status, body);
         return;
       }
-      const scope = `${caller.credential.companyId}\u0000${key}`;
+      const scope = `${caller.credential.id}\u0000${key}`;
       // Only a first request that is still running makes a duplicate wait-less 704; replays of a
       // finished one never mark the key, so any number of them may run at once.
       if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
@@ -79,7 +104,7 @@ export class Commands {
       let marked = false;
       try {
         const outcome = await this.store.transaction(async (tx) => {
-          const prior = await tx.getIdempotencyRecord(caller.credential.companyId, key);
+          const prior = await this.recorded(tx, caller, key);
           if (prior) {
             if (prior.fingerprint !== print) {
               throw new ApiError(ERR_ALREADY_PROCESSED, { message: 'request already processed or in progress: the Idempotency-Key was used for a different request' });
@@ -110,14 +135,14 @@ export class Commands {
     return async (req, res) => {
       const caller = callerOf(res);
       const key = req.get(IDEMPOTENCY_HEADER);
-      const scope = key === undefined ? undefined : `${caller.credential.companyId}\u0000${key}`;
+      const scope = key === undefined ? undefined : `${caller.credential.id}\u0000${key}`;
       if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
       if (scope !== undefined) this.inFlight.add(scope);
       try {
         const print = fingerprint(req);
         const first = await this.store.transaction(async (tx) => {
           if (key !== undefined) {
-            const prior = await tx.getIdempotencyRecord(caller.credential.companyId, key);
+            const prior = await this.recorded(tx, caller, key);
             if (prior && prior.fingerprint !== print) throw new ApiError(ERR_ALREADY_PROCESSED);
             if (prior) return { replay: { status: prior.statusCode, body: JSON.parse(prior.body) as unknown } };
           }
@@ -127,7 +152,7 @@ export class Commands {
         const body = await effect((first as { prepared: P }).prepared);
         if (key !== undefined) {
           await this.store.transaction(async (tx) => {
-            if (await tx.getIdempotencyRecord(caller.credential.companyId, key)) return;
+            if (await tx.getIdempotencyRecord(caller.credential.id, key)) return;
             await this.remember(tx, caller, key, print, status, body);
           });
         }

@@ -30,7 +30,7 @@ export class AndroidProcessor {
   private async process(id: string): Promise<void> {
     const app = await this.deps.store.transaction((tx) => tx.getAndroidApp(id));
     if (!app || app.status !== 'processing') return;
-    const done = await processedApp(app, this.deps.clock.now());
+    const done = await processedApp(app, this.deps.clock.now(app.companyId));
     await this.deps.store.transaction(async (tx) => {
       const current = await tx.getAndroidApp(id);
       if (current?.status === 'processing') await tx.updateAndroidApp(done);

@@ -28,12 +28,25 @@ export async function appOf(tx: Tx, credential: Credential, companyId: string, i
   return app;
 }
 
-/** Records an upload that is already on disk; it is read in the background (status `processing`). */
-export async function registerApp(tx: Tx, now: Date, credential: Credential, companyId: string, file: UploadedFile | undefined, description: string | undefined): Promise<AndroidApp> {
+/**
+ * Records an upload that is already on disk; it is read in the background (status `processing`).
+ * `adopt` moves the temporary file to its final name: only an app that is recorded keeps a file.
+ */
+export async function registerApp(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  companyId: string,
+  file: UploadedFile | undefined,
+  description: string | undefined,
+  adopt: (temporaryPath: string, name: string) => Promise<string>,
+): Promise<AndroidApp> {
   await visibleCompany(tx, credential, companyId);
   if (!file) throw missingFile();
+  const id = newId('ANDA');
+  const filePath = await adopt(file.path, `${id}.apk`);
   const app: AndroidApp = {
-    id: newId('ANDA'),
+    id,
     companyId,
     status: 'processing',
     packageName: null,
@@ -42,7 +55,7 @@ export async function registerApp(tx: Tx, now: Date, credential: Credential, com
     label: null,
     description: description ?? null,
     errorCode: null,
-    filePath: file.path,
+    filePath,
     fileSize: file.size,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),

@@ -1,8 +1,9 @@
 import type { Request } from 'express';
+import { unlink } from 'node:fs/promises';
 import { pathParam } from '../http/links.js';
+import { adoptUpload, uploadsOf } from '../http/uploads.js';
 import { callerOf } from '../http/request-context.js';
 import type { HandlerFactory } from '../http/types.js';
-import { visibleCompany } from './accounts.domain.js';
 import type { AndroidApp, AndroidCertificate } from '../store/types.js';
 import * as domain from './android.domain.js';
 import { pageOf } from './pagination.js';
@@ -28,10 +29,9 @@ export const toCertificateView = (c: AndroidCertificate) => ({
   ...(c.description !== null && { description: c.description }),
 });
 
-/** The uploaded `file` part, as multer put it on disk. */
+/** The uploaded `file` part, as the upload storage put it on disk (a temporary file). */
 function uploaded(req: Request): domain.UploadedFile | undefined {
-  const files = (req as Request & { files?: Array<{ fieldname: string; path: string; size: number; originalname: string }> }).files ?? [];
-  const file = files.find((f) => f.fieldname === 'file');
+  const file = uploadsOf(req).find((f) => f.fieldname === 'file');
   return file && { path: file.path, size: file.size, originalName: file.originalname };
 }
 const descriptionOf = (req: Request) => (typeof req.body?.description === 'string' && req.body.description ? (req.body.description as string) : undefined);
@@ -47,10 +47,20 @@ export const listAndroidApps: HandlerFactory = (deps) => async (req, res) => {
   res.json({ data: apps.map(toAppView) });
 };
 
-/** POST /companies/{companyId}/androidApps: the APK is already streamed to disk by multer. */
+/**
+ * POST /companies/{companyId}/androidApps: the APK is already streamed to a temporary file; it
+ * is moved into place with the record, and removed again if the record is not committed.
+ */
 export const uploadAndroidApp: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const app = await deps.store.transaction((tx) => domain.registerApp(tx, deps.clock.now(), credential, pathParam(req, 'companyId'), uploaded(req), descriptionOf(req)));
+  let adopted: string | undefined;
+  const adopt = async (path: string, name: string) => (adopted = await adoptUpload(deps.config.uploadDir, path, name));
+  const app = await deps.store
+    .transaction((tx) => domain.registerApp(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'companyId'), uploaded(req), descriptionOf(req), adopt))
+    .catch(async (error: unknown) => {
+      if (adopted) await unlink(adopted).catch(() => undefined);
+      throw error;
+    });
   deps.android.enqueue(app.id);
   res.json({ id: app.id });
 };
@@ -64,7 +74,7 @@ export const getAndroidApp: HandlerFactory = (deps) => async (req, res) => {
 /** PATCH /companies/{companyId}/androidApps/{id}: read the APK again. */
 export const reprocessAndroidApp: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const app = await deps.store.transaction((tx) => domain.reprocessApp(tx, deps.clock.now(), credential, pathParam(req, 'companyId'), pathParam(req, 'id')));
+  const app = await deps.store.transaction((tx) => domain.reprocessApp(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'companyId'), pathParam(req, 'id')));
   deps.android.enqueue(app.id);
   res.json({ Message: 'The app is being reprocessed.' });
 };
@@ -81,10 +91,8 @@ export const listAndroidCertificates: HandlerFactory = (deps) => async (req, res
 export const uploadAndroidCertificate: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const companyId = pathParam(req, 'companyId');
-  // Visibility first: another company's id must be not found before any file is read.
-  await deps.store.read((tx) => visibleCompany(tx, credential, companyId));
   const read = await domain.readCertificate(uploaded(req));
-  const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(), credential, companyId, read, descriptionOf(req)));
+  const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(credential.companyId), credential, companyId, read, descriptionOf(req)));
   res.json({ id: certificate.id });
 };
 

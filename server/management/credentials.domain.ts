@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashApiKey, newApiKey } from '../auth/credentials.domain.js';
+import { newApiKey } from '../auth/credentials.domain.js';
 import { parseOrigin } from '../checkout/origin-keys.domain.js';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../http/errors.js';
 import type { AllowedOrigin, Credential, Page, Tx } from '../store/types.js';
@@ -58,7 +58,7 @@ export async function rotateApiKey(tx: Tx, now: Date, credential: Credential): P
     if (key.expiresAt === null) await tx.updateApiKey({ ...key, expiresAt: graceEnds });
   }
   const apiKey = newApiKey();
-  await tx.insertApiKey({ keyHash: hashApiKey(apiKey), credentialId: credential.id, createdAt: now.toISOString(), expiresAt: null });
+  await tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId: credential.id, createdAt: now.toISOString(), expiresAt: null });
   return apiKey;
 }
 

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/management.js';
+import { assertMayManage } from '../auth/policy.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
 import { baseUrlOf, pathParam } from '../http/links.js';
 import { callerOf } from '../http/request-context.js';
@@ -76,7 +77,8 @@ export const generateNewCompanyApiKey: HandlerFactory = (deps) => async (req, re
   const { credential } = callerOf(res);
   const apiKey = await deps.store.transaction(async (tx) => {
     const { credential: target } = await domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId'));
-    return domain.rotateApiKey(tx, deps.clock.now(), target);
+    assertMayManage(credential, target);
+    return domain.rotateApiKey(tx, deps.clock.now(target.companyId), target);
   });
   res.json({ apiKey });
 };
@@ -86,7 +88,8 @@ export const generateNewMerchantApiKey: HandlerFactory = (deps) => async (req, r
   const { credential } = callerOf(res);
   const apiKey = await deps.store.transaction(async (tx) => {
     const { credential: target } = await domain.merchantCredential(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'apiCredentialId'));
-    return domain.rotateApiKey(tx, deps.clock.now(), target);
+    assertMayManage(credential, target);
+    return domain.rotateApiKey(tx, deps.clock.now(target.companyId), target);
   });
   res.json({ apiKey });
 };
@@ -103,7 +106,7 @@ export const getAllowedOrigins: HandlerFactory = (deps) => async (req, res) => {
 export const addAllowedOrigin: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['addAllowedOrigin']>;
-  const origin = await deps.store.transaction((tx) => domain.addAllowedOrigin(tx, deps.clock.now(), credential, body.domain));
+  const origin = await deps.store.transaction((tx) => domain.addAllowedOrigin(tx, deps.clock.now(credential.companyId), credential, body.domain));
   res.json(toOriginView(origin, base(deps, req)));
 };
 

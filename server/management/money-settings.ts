@@ -27,7 +27,7 @@ export const toPayoutView = (s: PayoutSetting) => ({
 /** GET /merchants/{merchantId}/payoutSettings */
 export const listPayoutSettings: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const list = await deps.store.transaction((tx) => payouts.listPayoutSettings(tx, deps.clock.now(), credential, merchantOf(req)));
+  const list = await deps.store.transaction((tx) => payouts.listPayoutSettings(tx, deps.clock.now(credential.companyId), credential, merchantOf(req)));
   res.json({ data: list.map(toPayoutView) });
 };
 
@@ -35,26 +35,26 @@ export const listPayoutSettings: HandlerFactory = (deps) => async (req, res) => 
 export const addPayoutSetting: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['addPayoutSetting']>;
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.addPayoutSetting(tx, deps.clock.now(), credential, merchantOf(req), body))));
+  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.addPayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), body))));
 };
 
 /** GET /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const getPayoutSetting: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.getPayoutSetting(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')))));
+  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.getPayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')))));
 };
 
 /** PATCH /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const updatePayoutSetting: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['updatePayoutSetting']>;
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.updatePayoutSetting(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'payoutSettingsId'), body))));
+  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.updatePayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId'), body))));
 };
 
 /** DELETE /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const deletePayoutSetting: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  await deps.store.transaction((tx) => payouts.deletePayoutSetting(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')));
+  await deps.store.transaction((tx) => payouts.deletePayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')));
   res.status(204).end();
 };
 
@@ -95,7 +95,7 @@ export const getAllPaymentMethods: HandlerFactory = (deps) => async (req, res) =
 export const requestPaymentMethod: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['requestPaymentMethod']>;
-  res.json(toMethodView(await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(), credential, merchantOf(req), body))));
+  res.json(toMethodView(await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), body))));
 };
 
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
@@ -108,14 +108,14 @@ export const getPaymentMethodDetails: HandlerFactory = (deps) => async (req, res
 export const updatePaymentMethod: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['updatePaymentMethod']>;
-  res.json(toMethodView(await deps.store.transaction((tx) => methods.updatePaymentMethod(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body))));
+  res.json(toMethodView(await deps.store.transaction((tx) => methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body))));
 };
 
 /** POST /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains */
 export const addApplePayDomain: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['addApplePayDomain']>;
-  await deps.store.transaction((tx) => methods.addApplePayDomains(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body.domains));
+  await deps.store.transaction((tx) => methods.addApplePayDomains(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body.domains));
   res.status(204).end();
 };
 
@@ -143,35 +143,35 @@ export const listSplitConfigurations: HandlerFactory = (deps) => async (req, res
 };
 
 export const createSplitConfiguration = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.createProfile(tx, deps.clock.now(), credential, merchantOf(req), req.body as JsonBody<operations['createSplitConfiguration']>)),
+  deps.store.transaction((tx) => splits.createProfile(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), req.body as JsonBody<operations['createSplitConfiguration']>)),
 );
 export const getSplitConfiguration = splitHandler((deps, req, credential) =>
   deps.store.read((tx) => splits.getProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
 );
 export const updateSplitConfigurationDescription = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) =>
-    splits.renameProfile(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), (req.body as JsonBody<operations['updateSplitConfigurationDescription']>).description),
+    splits.renameProfile(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), (req.body as JsonBody<operations['updateSplitConfigurationDescription']>).description),
   ),
 );
 export const deleteSplitConfiguration = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) => splits.deleteProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
 );
 export const createRule = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.createRule(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), req.body as JsonBody<operations['createRule']>)),
+  deps.store.transaction((tx) => splits.createRule(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), req.body as JsonBody<operations['createRule']>)),
 );
 export const updateSplitConditions = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) =>
-    splits.updateConditions(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'), req.body as JsonBody<operations['updateSplitConditions']>),
+    splits.updateConditions(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'), req.body as JsonBody<operations['updateSplitConditions']>),
   ),
 );
 export const deleteSplitConfigurationRule = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.deleteRule(tx, deps.clock.now(), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'))),
+  deps.store.transaction((tx) => splits.deleteRule(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'))),
 );
 export const updateSplitLogic = splitHandler((deps, req, credential) =>
   deps.store.transaction((tx) =>
     splits.updateLogic(
       tx,
-      deps.clock.now(),
+      deps.clock.now(credential.companyId),
       credential,
       merchantOf(req),
       pathParam(req, 'splitConfigurationId'),

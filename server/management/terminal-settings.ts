@@ -32,7 +32,7 @@ const update =
   async (req, res) => {
     const { credential } = callerOf(res);
     const body = req.body as SettingsSections;
-    res.json(await deps.store.transaction(async (tx) => updateSettings(tx, deps.clock.now(), await chainOf(tx, credential, refs[level]!(req)), body, advanced(credential.roles))));
+    res.json(await deps.store.transaction(async (tx) => updateSettings(tx, deps.clock.now(credential.companyId), await chainOf(tx, credential, refs[level]!(req)), body, advanced(credential.roles))));
   };
 
 export const getCompanyTerminalSettings = read('company');

@@ -72,7 +72,7 @@ export const listAllWebhooks: HandlerFactory = (deps) => async (req, res) => {
 export const setUpWebhook: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['setUpWebhook']>;
-  const webhook = await deps.store.transaction((tx) => domain.setUpWebhook(tx, deps.clock.now(), deps.vault, credential, pathParam(req, 'merchantId'), body, policy(deps)));
+  const webhook = await deps.store.transaction((tx) => domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), body, policy(deps)));
   res.json(toWebhookView(webhook, base(deps, req)));
 };
 
@@ -88,7 +88,7 @@ export const updateWebhook: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const body = req.body as JsonBody<operations['updateWebhook']>;
   const webhook = await deps.store.transaction((tx) =>
-    domain.updateWebhook(tx, deps.clock.now(), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), body, policy(deps)),
+    domain.updateWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), body, policy(deps)),
   );
   res.json(toWebhookView(webhook, base(deps, req)));
 };
@@ -103,7 +103,7 @@ export const removeWebhook: HandlerFactory = (deps) => async (req, res) => {
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/generateHmac */
 export const generateHmacKey: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
-  const hmacKey = await deps.store.transaction((tx) => domain.generateHmacKey(tx, deps.clock.now(), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
+  const hmacKey = await deps.store.transaction((tx) => domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
   res.json({ hmacKey });
 };
 
@@ -113,7 +113,7 @@ export const testWebhook: HandlerFactory = (deps) => async (req, res) => {
   const merchantId = pathParam(req, 'merchantId');
   const webhook = await deps.store.transaction((tx) => domain.getWebhook(tx, credential, merchantId, pathParam(req, 'webhookId')));
   const custom = (req.body as JsonBody<operations['testWebhook']> | undefined)?.notification ?? {};
-  const now = deps.clock.now();
+  const now = deps.clock.now(credential.companyId);
   const payload = JSON.stringify(
     toNotification(
       {
@@ -159,6 +159,6 @@ export const listWebhookEvents: HandlerFactory = (deps) => async (req, res) => {
 export const resendWebhookEvent: HandlerFactory = (deps) => async (req, res) => {
   const { credential } = callerOf(res);
   const eventId = Number(pathParam(req, 'eventId'));
-  const view = await deps.store.transaction((tx) => domain.resendWebhookEvent(tx, deps.clock.now(), credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), eventId));
+  const view = await deps.store.transaction((tx) => domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), eventId));
   res.json(toDeliveryView(view));
 };

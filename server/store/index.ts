@@ -1,14 +1,32 @@
-import { join } from 'node:path';
+import { closeSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { apiKeyHasher } from '../auth/credentials.domain.js';
 import type { Config } from '../config.js';
+import { ensurePrivateDir, restrictToOwner } from '../crypto/private-files.js';
+import type { ServerSecret } from '../crypto/server-secret.js';
 import { projectRoot } from '../project-root.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './types.js';
 
-/** Opens the configured store: SQLite is the embedded default. */
-export function openStore(config: Pick<Config, 'databasePath' | 'sqliteSynchronous'>): Store {
-  return new SqliteStore({
-    path: config.databasePath,
+/**
+ * Opens the configured store: SQLite is the embedded default. API keys are hashed with a key
+ * derived from `secret`. The database file and its -wal and -shm files are readable by their
+ * owner only (0600), and a data folder made here is 0700.
+ */
+export function openStore(config: Pick<Config, 'databasePath' | 'sqliteSynchronous'>, secret: ServerSecret): Store {
+  const path = config.databasePath;
+  if (path !== ':memory:') {
+    ensurePrivateDir(dirname(path));
+    // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database file's mode.
+    closeSync(openSync(path, 'a', 0o600));
+  }
+  const store = new SqliteStore({
+    path,
     synchronous: config.sqliteSynchronous,
     migrationsDir: join(projectRoot(), 'server', 'store', 'sqlite', 'migrations'),
+    hashApiKey: apiKeyHasher(secret),
   });
+  // Files made by earlier versions (or with a wider umask) are narrowed too.
+  if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrictToOwner(file);
+  return store;
 }

@@ -7,6 +7,8 @@ export interface Company {
   id: string;
   name: string;
   createdAt: string;
+  /** How far this company's sandbox clock runs ahead of real time (sandbox mode only). */
+  clockOffsetSeconds: number;
 }
 
 export type CaptureDelay = 'immediate' | 'manual' | number;
@@ -341,6 +343,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface Delivery {
   webhookId: string;
+  /** The company of the webhook (read with due deliveries: whose clock decides when it is due). */
+  companyId?: string;
   eventId: number;
   queueSeq: number;
   status: DeliveryStatus;
@@ -361,6 +365,8 @@ export interface DeliveryAttempt {
 }
 
 export interface IdempotencyRecord {
+  /** The credential that made the first request: only it can replay (or collide with) the key. */
+  credentialId: string;
   companyId: string;
   key: string;
   /** SHA-256 of method, path and canonical body: a reuse with another request is refused. */
@@ -379,8 +385,9 @@ export interface Page<T> {
 export interface Tx {
   getSetting(key: string): Promise<string | undefined>;
   putSetting(key: string, value: string): Promise<void>;
+  deleteSetting(key: string): Promise<void>;
 
-  insertCompany(company: Company): Promise<void>;
+  insertCompany(company: Omit<Company, 'clockOffsetSeconds'>): Promise<void>;
   getCompany(id: string): Promise<Company | undefined>;
   countCompanies(): Promise<number>;
   insertMerchant(merchant: Merchant): Promise<void>;
@@ -396,6 +403,13 @@ export interface Tx {
   getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>;
   listApiKeys(credentialId: string): Promise<ApiKeyRecord[]>;
   updateApiKey(key: ApiKeyRecord): Promise<void>;
+  /** Moves a key to a new hash (the legacy unkeyed hash to the keyed one); nothing else about it changes. */
+  rekeyApiKey(oldHash: string, newHash: string): Promise<void>;
+  /**
+   * The keyed hash an API key is stored and looked up under (HMAC-SHA256 with a key derived from
+   * the server secret the store was opened with; see auth/credentials.domain.ts apiKeyHasher).
+   */
+  hashApiKey(apiKey: string): string;
   insertAllowedOrigin(origin: AllowedOrigin): Promise<void>;
   listAllowedOrigins(credentialId: string): Promise<AllowedOrigin[]>;
   getAllowedOrigin(id: string): Promise<AllowedOrigin | undefined>;
@@ -486,8 +500,14 @@ export interface Tx {
   /** Authorised payments whose automatic capture fell due by `now` and has not been applied. */
   dueAutoCaptures(now: string, limit: number): Promise<Payment[]>;
 
-  getIdempotencyRecord(companyId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  getIdempotencyRecord(credentialId: string, key: string): Promise<IdempotencyRecord | undefined>;
   insertIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
+  deleteIdempotencyRecord(credentialId: string, key: string): Promise<void>;
+  /** Deletes the company's records created before `before`; returns how many. */
+  purgeIdempotencyRecords(companyId: string, before: string): Promise<number>;
+  setCompanyClockOffset(companyId: string, offsetSeconds: number): Promise<void>;
+  /** Every company's sandbox clock offset (companies are few). */
+  listCompanyClockOffsets(): Promise<Array<{ companyId: string; offsetSeconds: number }>>;
 }
 
 export interface Store {

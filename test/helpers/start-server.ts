@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
 import { loadCardVault } from '../../server/crypto/card-vault.js';
+import { loadServerSecret } from '../../server/crypto/server-secret.js';
 import { Dispatcher, dispatcherOptionsFrom } from '../../server/events/dispatcher.js';
 import { AndroidProcessor } from '../../server/management/android-processor.js';
 import { RedirectSigner } from '../../server/checkout/redirects.js';
-import { SandboxClock } from '../../server/clock.js';
+import { SandboxClocks } from '../../server/clock.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { seedDemoData } from '../../server/seed.js';
+import { DEMO, seedDemoData } from '../../server/seed.js';
 import { openStore } from '../../server/store/index.js';
 import type { Store } from '../../server/store/types.js';
 import { createCheckoutClient, createManagementClient } from '../../client/index.js';
@@ -21,7 +22,10 @@ export interface TestServer {
   checkoutUrl: string;
   managementUrl: string;
   store: Store;
-  clock: SandboxClock;
+  /** The sandbox clock of the demo company (the one the demo credentials belong to). */
+  clock: { now(): Date };
+  /** Every company's sandbox clock. */
+  clocks: SandboxClocks;
   /** Checkout client with the company credential (every role). */
   checkout: ReturnType<typeof createCheckoutClient>;
   /** Checkout client with the merchant credential (DemoMerchantECOM, checkout roles only). */
@@ -49,15 +53,17 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     port: 0,
     validateResponses: true,
     cardEncryptionKey: '6b'.repeat(32),
+    serverSecret: '5e'.repeat(32),
     forwardAllowList: { '*': ['127.0.0.1', 'localhost'] },
     forwardAllowPrivateNetworks: true,
     ...overrides,
   });
-  const realStore = openStore(config);
+  const secret = loadServerSecret(config);
+  const realStore = openStore(config, secret);
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
-  const clock = await SandboxClock.load(realStore);
-  await seedDemoData(realStore, clock.now(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
-  const redirects = await RedirectSigner.load(realStore);
+  const clock = await SandboxClocks.load(realStore);
+  await seedDemoData(realStore, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
+  const redirects = await RedirectSigner.load(realStore, secret);
   const vault = loadCardVault(config);
   const logger = createLogger(config.logLevel);
   const android = new AndroidProcessor({ store: realStore, clock, logger });
@@ -77,7 +83,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     checkoutUrl,
     managementUrl,
     store,
-    clock,
+    clock: { now: () => clock.now(DEMO.companyId) },
+    clocks: clock,
     checkout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: COMPANY_KEY }),
     merchantCheckout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: MERCHANT_KEY }),
     management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),

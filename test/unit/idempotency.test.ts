@@ -21,7 +21,7 @@ beforeAll(async () => {
   const app = express();
   app.use(express.json());
   app.use((_req, res, next) => {
-    res.locals.caller = { credential: { companyId: 'C1' } };
+    res.locals.caller = { credential: { id: 'S2-C1', companyId: 'C1' } };
     next();
   });
   app.post(

@@ -37,7 +37,13 @@ export interface SqliteOptions {
   /** FULL survives power loss; NORMAL survives a killed process. */
   synchronous: 'FULL' | 'NORMAL';
   migrationsDir: string;
+  /** The keyed API-key hash (`tx.hashApiKey`); without it the store refuses to hash API keys. */
+  hashApiKey?: (apiKey: string) => string;
 }
+
+const noApiKeyHasher = (): string => {
+  throw new Error('this store was opened without an API-key hasher (the server secret)');
+};
 
 const str = (v: unknown): string => v as string;
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
@@ -359,6 +365,7 @@ const toDelivery = (r: Row): Delivery => ({
   nextAttemptAt: str(r.next_attempt_at),
   createdAt: str(r.created_at),
   updatedAt: str(r.updated_at),
+  ...(r.company_id !== undefined && { companyId: str(r.company_id) }),
 });
 const toAttempt = (r: Row): DeliveryAttempt => ({
   webhookId: str(r.webhook_id),
@@ -410,6 +417,7 @@ const MAX_BATCH = 256;
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly tx: Tx;
+  private readonly hashApiKey: (apiKey: string) => string;
   /** A second, read-only connection: in WAL mode it sees committed data and never waits for writers. */
   private readonly readDb: Database.Database | undefined;
   private readonly readTx: Tx | undefined;
@@ -425,6 +433,7 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db, options.migrationsDir);
+    this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.tx = this.createTx(this.db);
     const q = (sql: string) => this.db.prepare(sql);
     this.control = { begin: q('BEGIN IMMEDIATE'), commit: q('COMMIT'), rollback: q('ROLLBACK'), savepoint: q('SAVEPOINT job'), release: q('RELEASE job'), rollbackTo: q('ROLLBACK TO job') };
@@ -498,6 +507,7 @@ export class SqliteStore implements Store {
     const s = {
       getSetting: q('SELECT value FROM settings WHERE key = ?'),
       putSetting: q('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      deleteSetting: q('DELETE FROM settings WHERE key = ?'),
       insertCompany: q('INSERT INTO companies (id, name, created_at) VALUES (@id, @name, @createdAt)'),
       getCompany: q('SELECT * FROM companies WHERE id = ?'),
       countCompanies: q('SELECT COUNT(*) AS n FROM companies'),
@@ -514,6 +524,7 @@ export class SqliteStore implements Store {
       getApiKey: q('SELECT * FROM api_keys WHERE key_hash = ?'),
       listApiKeys: q('SELECT * FROM api_keys WHERE credential_id = ? ORDER BY created_at'),
       updateApiKey: q('UPDATE api_keys SET expires_at = @expiresAt WHERE key_hash = @keyHash'),
+      rekeyApiKey: q('UPDATE api_keys SET key_hash = ? WHERE key_hash = ?'),
       countCompanyCredentials: q('SELECT COUNT(*) AS n FROM api_credentials WHERE company_id = ? AND merchant_id IS NULL'),
       listCompanyCredentials: q('SELECT * FROM api_credentials WHERE company_id = ? AND merchant_id IS NULL ORDER BY id LIMIT ? OFFSET ?'),
       countMerchantCredentials: q('SELECT COUNT(*) AS n FROM api_credentials WHERE company_id = ? AND merchant_id = ?'),
@@ -619,9 +630,10 @@ export class SqliteStore implements Store {
       getDelivery: q('SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?'),
       updateDelivery: q(`UPDATE webhook_deliveries SET queue_seq = @queueSeq, status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt,
         updated_at = @updatedAt WHERE webhook_id = @webhookId AND event_id = @eventId`),
-      dueDeliveries: q(`SELECT d.* FROM webhook_deliveries d
+      dueDeliveries: q(`SELECT d.*, w.company_id AS company_id FROM webhook_deliveries d
         JOIN (SELECT webhook_id, MIN(queue_seq) AS head FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id) h
           ON d.webhook_id = h.webhook_id AND d.queue_seq = h.head
+        JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.next_attempt_at <= ?`),
       maxQueueSeq: q('SELECT COALESCE(MAX(queue_seq), 0) AS n FROM webhook_deliveries'),
       listDeliveries: q('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY queue_seq DESC LIMIT ?'),
@@ -630,17 +642,26 @@ export class SqliteStore implements Store {
       listAttempts: q('SELECT * FROM delivery_attempts WHERE webhook_id = ? AND event_id = ? ORDER BY id'),
       dueAutoCaptures: q(`SELECT * FROM payments WHERE auto_capture_at IS NOT NULL AND capture_closed = 0 AND auto_capture_at <= ?
         AND result_code = 'Authorised' AND cancelled = 0 LIMIT ?`),
-      getIdempotency: q('SELECT * FROM idempotency_keys WHERE company_id = ? AND key = ?'),
-      insertIdempotency: q(`INSERT INTO idempotency_keys (company_id, key, fingerprint, status_code, body, created_at)
-        VALUES (@companyId, @key, @fingerprint, @statusCode, @body, @createdAt)`),
+      getIdempotency: q('SELECT * FROM idempotency_keys WHERE credential_id = ? AND key = ?'),
+      insertIdempotency: q(`INSERT INTO idempotency_keys (credential_id, key, company_id, fingerprint, status_code, body, created_at)
+        VALUES (@credentialId, @key, @companyId, @fingerprint, @statusCode, @body, @createdAt)`),
+      deleteIdempotency: q('DELETE FROM idempotency_keys WHERE credential_id = ? AND key = ?'),
+      purgeIdempotency: q('DELETE FROM idempotency_keys WHERE company_id = ? AND created_at < ?'),
+      setClockOffset: q('UPDATE companies SET clock_offset_seconds = ? WHERE id = ?'),
+      listClockOffsets: q('SELECT id, clock_offset_seconds FROM companies'),
     };
     const one = <T>(row: unknown, map: (r: Row) => T): T | undefined => (row === undefined ? undefined : map(row as Row));
 
     return {
       getSetting: async (key) => one(s.getSetting.get(key), (r) => str(r.value)),
       putSetting: async (key, value) => void s.putSetting.run(key, value),
-      insertCompany: async (c: Company) => void s.insertCompany.run(c),
-      getCompany: async (id) => one(s.getCompany.get(id), (r) => ({ id: str(r.id), name: str(r.name), createdAt: str(r.created_at) })),
+      deleteSetting: async (key) => void s.deleteSetting.run(key),
+      insertCompany: async (c) => void s.insertCompany.run(c),
+      getCompany: async (id) =>
+        one(s.getCompany.get(id), (r) => ({ id: str(r.id), name: str(r.name), createdAt: str(r.created_at), clockOffsetSeconds: num(r.clock_offset_seconds) })),
+      setCompanyClockOffset: async (companyId, offsetSeconds) => void s.setClockOffset.run(offsetSeconds, companyId),
+      listCompanyClockOffsets: async () =>
+        (s.listClockOffsets.all() as Row[]).map((r) => ({ companyId: str(r.id), offsetSeconds: num(r.clock_offset_seconds) })),
       countCompanies: async () => num((s.countCompanies.get() as Row).n),
       insertMerchant: async (m: Merchant) =>
         void s.insertMerchant.run({ ...m, captureDelay: String(m.captureDelay), multiplePartialCaptures: m.multiplePartialCaptures ? 1 : 0 }),
@@ -665,6 +686,8 @@ export class SqliteStore implements Store {
       listApiKeys: async (credentialId) =>
         (s.listApiKeys.all(credentialId) as Row[]).map((r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
       updateApiKey: async (k) => void s.updateApiKey.run(k),
+      rekeyApiKey: async (oldHash, newHash) => void s.rekeyApiKey.run(newHash, oldHash),
+      hashApiKey: (apiKey) => this.hashApiKey(apiKey),
       listCredentials: async (companyId, merchantId, offset, limit) =>
         merchantId === null
           ? { items: (s.listCompanyCredentials.all(companyId, limit, offset) as Row[]).map(toCredential), total: num((s.countCompanyCredentials.get(companyId) as Row).n) }
@@ -691,8 +714,9 @@ export class SqliteStore implements Store {
       insertOrder: async (o) => void s.insertOrder.run(o),
       getOrderForUpdate: async (psp) => one(s.getOrder.get(psp), toOrder),
       updateOrder: async (o) => void s.updateOrder.run(o),
-      getIdempotencyRecord: async (companyId, key) =>
-        one(s.getIdempotency.get(companyId, key), (r) => ({
+      getIdempotencyRecord: async (credentialId, key) =>
+        one(s.getIdempotency.get(credentialId, key), (r) => ({
+          credentialId: str(r.credential_id),
           companyId: str(r.company_id),
           key: str(r.key),
           fingerprint: str(r.fingerprint),
@@ -701,6 +725,8 @@ export class SqliteStore implements Store {
           createdAt: str(r.created_at),
         })),
       insertIdempotencyRecord: async (r) => void s.insertIdempotency.run(r),
+      deleteIdempotencyRecord: async (credentialId, key) => void s.deleteIdempotency.run(credentialId, key),
+      purgeIdempotencyRecords: async (companyId, before) => s.purgeIdempotency.run(companyId, before).changes,
       insertStoredPaymentMethod: async (t) => void s.insertToken.run(t),
       getStoredPaymentMethod: async (id) => one(s.getToken.get(id), toToken),
       listStoredPaymentMethods: async (merchant, shopper) => (s.listTokens.all(merchant, shopper) as Row[]).map(toToken),

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { hashApiKey } from '../../../server/auth/credentials.domain.js';
 import { CHECKOUT_ROLES } from '../../../server/auth/roles.js';
 import { createCheckoutClient } from '../../../client/index.js';
 import { ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from '../../../server/http/errors.js';
 import { buildPaymentRequest } from '../../helpers/factories.js';
-import { COMPANY_KEY } from '../../helpers/keys.js';
+import { COMPANY_KEY, MERCHANT_KEY } from '../../helpers/keys.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -103,7 +102,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
         id: 'S2-OTHERCOMPANY1', companyId: 'OtherCompany', merchantId: null, username: 'ws@Company.OtherCompany', description: 'other', active: true,
         roles: [...CHECKOUT_ROLES], allowedIpAddresses: [], associatedMerchantAccounts: [], clientKey: 'test_OTHER', createdAt,
       });
-      await tx.insertApiKey({ keyHash: hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
+      await tx.insertApiKey({ keyHash: tx.hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
     });
     const mine = (await (await post('/payments', buildPaymentRequest(), 'shared-key')).json()) as Record<string, any>;
     const theirs = await post('/payments', buildPaymentRequest({ merchantAccount: 'OtherMerchant' }), 'shared-key', otherKey);
@@ -112,5 +111,32 @@ describe('Idempotency-Key on checkout POSTs', () => {
     // And the other company cannot reach the demo merchant account.
     const other = createCheckoutClient({ baseUrl: server.checkoutUrl, apiKey: otherKey });
     expect((await other.POST('/payments', { body: buildPaymentRequest() })).error?.errorCode).toBe('901');
+  });
+
+  test('When 31 days pass on the company clock, then the stored response is purged and the key is processed as new', async () => {
+    const first = (await (await post('/payments', buildPaymentRequest({ reference: 'retention' }), 'retention-key')).json()) as Record<string, any>;
+    const count = () => server.store.read(async (tx) => (await tx.getIdempotencyRecord('S2-DEMOCOMPANY01', 'retention-key')) !== undefined);
+    expect(await count()).toBe(true);
+
+    // 30 days later the record still replays.
+    await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 30 * 86_400 } });
+    await server.dispatcher.purgeIdempotencyRecords();
+    const within = (await (await post('/payments', buildPaymentRequest({ reference: 'retention' }), 'retention-key')).json()) as Record<string, any>;
+    expect(within.pspReference).toBe(first.pspReference);
+
+    // Past 31 days the purge deletes it, and the same key starts a new payment.
+    await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 86_400 + 1 } });
+    expect(await server.dispatcher.purgeIdempotencyRecords()).toBeGreaterThanOrEqual(1);
+    expect(await count()).toBe(false);
+    const after = (await (await post('/payments', buildPaymentRequest({ reference: 'retention' }), 'retention-key')).json()) as Record<string, any>;
+    expect(after.pspReference).not.toBe(first.pspReference);
+  });
+
+  test('When another credential of the same company sends a key already used, then it neither replays nor is blocked', async () => {
+    const key = 'per-credential-key';
+    const mine = (await (await post('/payments', buildPaymentRequest({ reference: 'mine' }), key)).json()) as Record<string, any>;
+    const theirs = await post('/payments', buildPaymentRequest({ reference: 'theirs' }), key, MERCHANT_KEY);
+    expect(theirs.status).toBe(200);
+    expect(((await theirs.json()) as Record<string, any>).pspReference).not.toBe(mine.pspReference);
   });
 });

@@ -58,7 +58,8 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
     const newKey = data!.apiKey;
     expect(newKey).not.toBe(MERCHANT_KEY);
 
-    const meWith = (apiKey: string) => fetch(`${server.managementUrl}/me`, { headers: { 'X-API-Key': apiKey } });
+    // The merchant credential has checkout roles only: any authenticated call shows whether a key works.
+    const meWith = (apiKey: string) => fetch(`${server.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': apiKey } });
     expect((await meWith(newKey)).status).toBe(200);
     expect((await meWith(MERCHANT_KEY)).status).toBe(200);
     await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 24 * 3600 - 60 } });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
-import { hashApiKey } from '../../../server/auth/credentials.domain.js';
 import { ROLES } from '../../../server/auth/roles.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -71,7 +70,7 @@ describe('GET /terminals/{terminalId}/terminalSettings and PATCH /terminals/{ter
         id: 'S2-TERMINALONLY1', companyId: 'DemoCompany', merchantId: null, username: 'ws_terminal@Company.DemoCompany', description: 'terminal settings only', active: true,
         roles: [ROLES.terminalSettingsReadWrite], allowedIpAddresses: [], associatedMerchantAccounts: [], clientKey: 'test_T', createdAt,
       });
-      await tx.insertApiKey({ keyHash: hashApiKey(key), credentialId: 'S2-TERMINALONLY1', createdAt, expiresAt: null });
+      await tx.insertApiKey({ keyHash: tx.hashApiKey(key), credentialId: 'S2-TERMINALONLY1', createdAt, expiresAt: null });
     });
     const basic = createManagementClient({ baseUrl: server.managementUrl, apiKey: key });
     const read = await basic.GET('/terminals/{terminalId}/terminalSettings', { params: { path: { terminalId: TERMINAL } } });
