@@ -21,7 +21,7 @@ import { discardUnadoptedUploads, uploadStorage } from './http/uploads.js';
 import { buildHandlers, type BuiltOperation } from './operations.js';
 import { projectRoot } from './project-root.js';
 
-type SpecDocument = { paths: Record<string, Record<string, { operationId?: string }>> };
+type SpecDocument = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
 
 /** The bundled documents the server validates against (generated/<area>.json: the bundle of spec/, as JSON). */
 export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
@@ -54,6 +54,15 @@ function bodyIsEmpty(req: Request): Promise<boolean> {
   });
 }
 
+/** The success status of every operation: the one 2xx response its spec documents (the lowest, if several). */
+function successStatusesOf(spec: SpecDocument): Array<[string, number]> {
+  return Object.values(spec.paths).flatMap((item) =>
+    Object.values(item)
+      .filter((op) => op.operationId !== undefined)
+      .map((op): [string, number] => [op.operationId!, Math.min(...Object.keys(op.responses ?? {}).map(Number).filter((code) => code >= 200 && code < 300))]),
+  );
+}
+
 function operationIdsOf(spec: SpecDocument): string[] {
   return Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter((id): id is string => Boolean(id)));
 }
@@ -67,7 +76,12 @@ export function createApp(deps: Deps): Express {
   const { config, store, clock, logger } = deps;
   const checkoutSpec = loadSpec('checkout');
   const managementSpec = loadSpec('management');
-  const handlers = buildHandlers({ ...deps, commands: new Commands(store, (companyId) => clock.now(companyId)) });
+  const successStatuses = new Map([...successStatusesOf(checkoutSpec), ...successStatusesOf(managementSpec)]);
+  const handlers = buildHandlers({
+    ...deps,
+    commands: new Commands(store, (companyId) => clock.now(companyId)),
+    successStatus: (operationId) => successStatuses.get(operationId) ?? 200,
+  });
   const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec)].filter((id) => !handlers.has(id));
   if (missing.length > 0) throw new Error(`operations without a handler: ${missing.join(', ')}`);
 

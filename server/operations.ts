@@ -1,6 +1,4 @@
 import type { RequestHandler } from 'express';
-import type { operations as CheckoutOperations } from '../generated/checkout.js';
-import type { operations as ManagementOperations } from '../generated/management.js';
 import type { Policy } from './auth/policy.js';
 import { CHECKOUT_ROLES, ROLES } from './auth/roles.js';
 import * as modifications from './checkout/modifications.js';
@@ -20,15 +18,14 @@ import * as credentials from './management/credentials.js';
 import * as money from './management/money-settings.js';
 import * as android from './management/android.js';
 import * as terminal from './management/terminal-settings.js';
-import type { HandlerDeps, HandlerFactory } from './http/types.js';
+import type { HandlerDeps, Operation, OperationId } from './http/handler.js';
+import type { HandlerFactory } from './http/types.js';
 
-/** Operations this service sends (the spec's `webhooks`), rather than serves. */
-type OutboundOperationId = 'standardNotification';
+export type { OperationId };
 
-export type OperationId = Exclude<keyof CheckoutOperations | keyof ManagementOperations, OutboundOperationId>;
-
-export interface OperationEntry extends Policy {
-  handler: HandlerFactory;
+export interface OperationEntry<Id extends OperationId> extends Policy {
+  /** The implementation: its operationId must be the registry key (the compiler checks it). */
+  handler: Operation<Id> | HandlerFactory;
   /** Subject to the per-credential rate limit (design section 8). */
   rateLimited?: true;
 }
@@ -117,10 +114,10 @@ export const OPERATIONS = {
   updateMerchantTerminalSettings: { requires: TERMINAL_WRITE, scope: 'merchantPath', handler: terminal.updateMerchantTerminalSettings, rateLimited: true },
   getStoreTerminalSettingsByReference: { requires: TERMINAL_READ, scope: 'merchantPath', handler: terminal.getStoreTerminalSettingsByReference },
   updateStoreTerminalSettingsByReference: { requires: TERMINAL_WRITE, scope: 'merchantPath', handler: terminal.updateStoreTerminalSettingsByReference, rateLimited: true },
-  getStoreTerminalSettings: { requires: TERMINAL_READ, scope: 'resource', handler: terminal.getStoreTerminalSettings },
-  updateStoreTerminalSettings: { requires: TERMINAL_WRITE, scope: 'resource', handler: terminal.updateStoreTerminalSettings, rateLimited: true },
-  getTerminalTerminalSettings: { requires: TERMINAL_READ, scope: 'resource', handler: terminal.getTerminalTerminalSettings },
-  updateTerminalTerminalSettings: { requires: TERMINAL_WRITE, scope: 'resource', handler: terminal.updateTerminalTerminalSettings, rateLimited: true },
+  getStoreTerminalSettings: { requires: TERMINAL_READ, scope: 'storePath', handler: terminal.getStoreTerminalSettings },
+  updateStoreTerminalSettings: { requires: TERMINAL_WRITE, scope: 'storePath', handler: terminal.updateStoreTerminalSettings, rateLimited: true },
+  getTerminalTerminalSettings: { requires: TERMINAL_READ, scope: 'terminalPath', handler: terminal.getTerminalTerminalSettings },
+  updateTerminalTerminalSettings: { requires: TERMINAL_WRITE, scope: 'terminalPath', handler: terminal.updateTerminalTerminalSettings, rateLimited: true },
   listAllWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.listAllWebhooks },
   setUpWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.setUpWebhook },
   getWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.getWebhook },
@@ -130,7 +127,7 @@ export const OPERATIONS = {
   testWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.testWebhook },
   listWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.listWebhookEvents },
   resendWebhookEvent: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.resendWebhookEvent },
-} satisfies Record<OperationId, OperationEntry>;
+} satisfies { [Id in OperationId]: OperationEntry<Id> };
 
 /** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */
 export interface BuiltOperation extends Policy {
@@ -141,8 +138,9 @@ export interface BuiltOperation extends Policy {
 /** The handlers, built once per app. */
 export function buildHandlers(deps: HandlerDeps): Map<string, BuiltOperation> {
   const built = new Map<string, BuiltOperation>();
-  for (const [id, entry] of Object.entries(OPERATIONS) as Array<[string, OperationEntry]>) {
-    built.set(id, { requires: entry.requires, scope: entry.scope, rateLimited: entry.rateLimited === true, handle: entry.handler(deps) });
+  for (const [id, entry] of Object.entries(OPERATIONS) as Array<[OperationId, OperationEntry<OperationId>]>) {
+    const handle = typeof entry.handler === 'function' ? entry.handler(deps) : entry.handler.build(deps);
+    built.set(id, { requires: entry.requires, scope: entry.scope, rateLimited: entry.rateLimited === true, handle });
   }
   return built;
 }

@@ -10,6 +10,8 @@ import { describeRequirement, type Requirement, satisfies } from './roles.js';
  *   company terminal settings): only a company-level credential of that company.
  * - `ownCompany`: the caller's company as a whole (advancing its sandbox clock): only a company-level credential.
  * - `merchantPath`: the merchant account `{merchantId}` of the path.
+ * - `storePath` / `terminalPath`: the merchant account of the store `{storeId}` or of the
+ *   terminal `{terminalId}` of the path.
  * - `merchantBody` / `merchantQuery`: the merchant account named by `merchantAccount` in the JSON
  *   body or the query (checkout).
  * - `resource`: a resource named in the path or body (a payment, session, link, store or terminal);
@@ -17,7 +19,7 @@ import { describeRequirement, type Requirement, satisfies } from './roles.js';
  * Company-level credentials reach every merchant account of their company, or only their
  * `associatedMerchantAccounts` when that list is not empty; merchant-level ones reach their own.
  */
-export type Scope = 'self' | 'company' | 'ownCompany' | 'merchantPath' | 'merchantBody' | 'merchantQuery' | 'resource';
+export type Scope = 'self' | 'company' | 'ownCompany' | 'merchantPath' | 'storePath' | 'terminalPath' | 'merchantBody' | 'merchantQuery' | 'resource';
 
 /** The authorization rules of one operation: its roles (any one suffices) and its scope. */
 export interface Policy {
@@ -46,16 +48,33 @@ export async function checkPathScope(tx: Tx, credential: Credential, scope: Scop
         throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Company ${params.companyId ?? ''} not found` });
       }
       return;
-    case 'merchantPath': {
-      const merchantId = params.merchantId ?? '';
-      const merchant = await tx.getMerchant(merchantId);
-      if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Merchant account ${merchantId} not found` });
-      if (!reaches(credential, merchant)) throw forbidden(`Not allowed: the credential does not reach merchant account ${merchantId}`);
-      return;
+    case 'merchantPath':
+      return checkMerchant(tx, credential, params.merchantId ?? '');
+    case 'storePath': {
+      const store = await tx.getStore(params.storeId ?? '');
+      if (!store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Store ${params.storeId ?? ''} not found` });
+      return checkMerchant(tx, credential, store.merchantId, `Store ${store.id}`);
+    }
+    case 'terminalPath': {
+      const terminal = await tx.getTerminal(params.terminalId ?? '');
+      const store = terminal && (await tx.getStore(terminal.storeId));
+      if (!terminal || !store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
+      return checkMerchant(tx, credential, store.merchantId, `Terminal ${terminal.id}`);
     }
     default:
       return;
   }
+}
+
+/**
+ * A merchant account of the caller's company that the credential reaches. Another company's is
+ * not found (under the name of what the path named, so a store or terminal is not confirmed
+ * either); one of its own company outside a merchant-level credential's reach is forbidden.
+ */
+async function checkMerchant(tx: Tx, credential: Credential, merchantId: string, named = `Merchant account ${merchantId}`): Promise<void> {
+  const merchant = await tx.getMerchant(merchantId);
+  if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `${named} not found` });
+  if (!reaches(credential, merchant)) throw forbidden(`Not allowed: the credential does not reach merchant account ${merchantId}`);
 }
 
 /** The scope rules that the parsed request decides (checkout's `merchantAccount`), checked before the use case or a replay. */

@@ -1,7 +1,5 @@
 import type { RequestHandler } from 'express';
 import type { Caller } from './request-context.js';
-import type { Commands } from './idempotency.js';
-import type { Deps } from '../deps.js';
 
 /** The JSON request body of an operation of the generated `operations` type. */
 export type JsonBody<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } }
@@ -10,10 +8,8 @@ export type JsonBody<Op> = Op extends { requestBody: { content: { 'application/j
     ? B
     : never;
 
-/** What every handler factory receives. */
-export interface HandlerDeps extends Deps {
-  commands: Commands;
-}
+import type { HandlerDeps } from './handler.js';
+export type { HandlerDeps };
 
 export type HandlerFactory = (deps: HandlerDeps) => RequestHandler;
 export type { Caller };

@@ -29,7 +29,7 @@ async function ensureDir(dir: string): Promise<void> {
  */
 export function uploadStorage(uploadDir: string): StorageEngine {
   return {
-    _handleFile(_req, file, done) {
+    _handleFile(req, file, done) {
       const incoming = join(uploadDir, INCOMING);
       const path = join(incoming, `${randomBytes(16).toString('hex')}.part`);
       ensureDir(uploadDir)
@@ -38,8 +38,9 @@ export function uploadStorage(uploadDir: string): StorageEngine {
           const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
           let size = 0;
           let failed = false;
+          let finished = false;
           const fail = (error: Error) => {
-            if (failed) return;
+            if (failed || finished) return;
             failed = true;
             out.destroy();
             void unlink(path)
@@ -51,8 +52,16 @@ export function uploadStorage(uploadDir: string): StorageEngine {
           });
           file.stream.on('error', fail);
           out.on('error', fail);
+          // A dropped connection does not always fail the part's stream: watch the request too.
+          const onClose = () => {
+            if (!req.complete) fail(new Error('the upload was aborted'));
+          };
+          req.once('close', onClose);
+          out.once('close', () => req.off('close', onClose));
           out.on('finish', () => {
-            if (!failed) done(null, { path, size } as Partial<Express.Multer.File>);
+            if (failed) return;
+            finished = true;
+            done(null, { path, size } as Partial<Express.Multer.File>);
           });
           file.stream.pipe(out);
         })
@@ -79,7 +88,8 @@ export function uploadsOf(req: Request): StoredUpload[] {
  */
 export const discardUnadoptedUploads: RequestHandler = (req, res, next) => {
   res.once('close', () => {
-    for (const file of uploadsOf(req)) if (file.path.includes(`${INCOMING}`)) void unlink(file.path).catch(() => undefined);
+    // A part still arriving has no path yet: its own stream error removes it (uploadStorage).
+    for (const file of uploadsOf(req)) if (typeof file.path === 'string' && file.path.includes(INCOMING)) void unlink(file.path).catch(() => undefined);
   });
   next();
 };

@@ -1,0 +1,524 @@
+/**
+ * The authorization boundary, table-driven from the bundled specs: every operation of both specs
+ * is called as each kind of caller (a company credential with every role, one without the role
+ * the operation needs, a merchant-level credential in scope, one out of scope, a merchant-level
+ * credential aimed at a company resource, no key, a wrong key) and answers the status its row
+ * says. Every refusal leaves every table, the upload folder, the outbox and the rate-limit slots
+ * as they were. The example requests and their arrangements are the contract suite's.
+ */
+import type { OperationId } from '../../server/operations.js';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scope } from '../../server/auth/policy.js';
+import { ALL_ROLES, ROLES } from '../../server/auth/roles.js';
+import { DEMO } from '../../server/seed.js';
+import { OPERATIONS, type OperationEntry } from '../../server/operations.js';
+import { buildPaymentRequest } from '../helpers/factories.js';
+import {
+  BOUNDARY,
+  type BoundaryKeys,
+  type BoundaryServer,
+  changedTables,
+  insertBoundaryFixtures,
+  insertCompany,
+  insertCredential,
+  type Snapshot,
+  startBoundaryServer,
+} from '../helpers/boundary.js';
+import { ARRANGE, closeArranged } from './arrange.js';
+import { type Area, type Arranged, type ExampleCase, exampleCases, replay, type Target } from './suite.js';
+
+type Json = Record<string, any>;
+const AREAS: Area[] = ['checkout', 'management'];
+
+/** Every operation of the bundled JSON specs (what the server loads), with its documented statuses. */
+const SPEC_OPERATIONS = AREAS.flatMap((area) => {
+  const spec = JSON.parse(readFileSync(join(process.cwd(), 'generated', `${area}.json`), 'utf8')) as Json;
+  return Object.values<Json>(spec.paths).flatMap((item) =>
+    Object.values<Json>(item)
+      .filter((op) => typeof op?.operationId === 'string')
+      .map((op) => ({ area, operationId: op.operationId as string, statuses: Object.keys(op.responses ?? {}).map(Number) })),
+  );
+});
+const CASES = AREAS.flatMap((area) => exampleCases(area));
+/** One example per operation: its first scenario (request, paired success status). */
+const EXAMPLE = new Map<string, ExampleCase>();
+for (const c of CASES) if (!EXAMPLE.has(c.operation.operationId)) EXAMPLE.set(c.operation.operationId, c);
+
+// ---------------------------------------------------------------------------------------------
+// The table: one row per operation. `ok` is the example's success status.
+// lacking: (b) a company credential without the needed role; ecom: (c) DemoMerchantECOM's
+// merchant credential with every role; pos: (d) DemoMerchantPOS's, about DemoMerchantECOM.
+// (a) is always `ok`; (e) merchant-level on a company resource, and (f) no key / wrong key, follow
+// from the scope (403, 401).
+// ---------------------------------------------------------------------------------------------
+const ok = 'ok' as const;
+type Outcome = typeof ok | 400 | 401 | 403 | 404 | 422;
+interface Row {
+  scope: Scope;
+  lacking: Outcome;
+  ecom: Outcome;
+  pos: Outcome;
+  /** The error code of the POS refusal (checkout `errorCode`, management `errorCode`). */
+  posCode?: string;
+}
+/** Checkout, merchant named in the body or query: the POS credential gets 403 code 901. */
+const checkoutMerchant = (scope: 'merchantBody' | 'merchantQuery'): Row => ({ scope, lacking: 403, ecom: ok, pos: 403, posCode: '901' });
+/** Checkout, a resource of DemoMerchantECOM named in the path or body: refused as not found. */
+const checkoutResource = (pos: Outcome, posCode: string): Row => ({ scope: 'resource', lacking: 403, ecom: ok, pos, posCode });
+const self = (lacking: Outcome = 403): Row => ({ scope: 'self', lacking, ecom: ok, pos: ok });
+const company = (): Row => ({ scope: 'company', lacking: 403, ecom: 403, pos: 403, posCode: '00_403' });
+/** Management, a merchant account named by the path (directly, or as the owner of the store or terminal): 403. */
+const merchantPath = (scope: 'merchantPath' | 'storePath' | 'terminalPath' = 'merchantPath'): Row => ({ scope, lacking: 403, ecom: ok, pos: 403, posCode: '00_403' });
+const managementResource = (pos: Outcome, posCode?: string): Row => ({ scope: 'resource', lacking: 403, ecom: ok, pos, ...(posCode && { posCode }) });
+
+const ROWS: Record<string, Row> = {
+  payments: checkoutMerchant('merchantBody'),
+  paymentsDetails: checkoutResource(422, '14_005'),
+  captureAuthorisedPayment: checkoutMerchant('merchantBody'),
+  refundCapturedPayment: checkoutMerchant('merchantBody'),
+  cancelAuthorisedPaymentByPspReference: checkoutMerchant('merchantBody'),
+  cancelAuthorisedPayment: checkoutMerchant('merchantBody'),
+  refundOrCancelPayment: checkoutMerchant('merchantBody'),
+  updateAuthorisedAmount: checkoutMerchant('merchantBody'),
+  orders: checkoutMerchant('merchantBody'),
+  cancelOrder: checkoutMerchant('merchantBody'),
+  sessions: checkoutMerchant('merchantBody'),
+  sessionPayments: checkoutResource(422, '14_0021'),
+  getResultOfPaymentSession: checkoutResource(422, '14_0021'),
+  paymentMethods: checkoutMerchant('merchantBody'),
+  cardDetails: checkoutMerchant('merchantBody'),
+  storedPaymentMethods: checkoutMerchant('merchantBody'),
+  getTokensForStoredPaymentDetails: checkoutMerchant('merchantQuery'),
+  deleteTokenForStoredPaymentDetails: checkoutMerchant('merchantQuery'),
+  forward: checkoutMerchant('merchantBody'),
+  donationCampaigns: checkoutMerchant('merchantBody'),
+  paymentLinks: checkoutMerchant('merchantBody'),
+  getPaymentLink: checkoutResource(422, '14_0386'),
+  updatePaymentLink: checkoutResource(422, '14_0386'),
+  updatesOrderForPaypalExpressCheckout: checkoutResource(422, '14_0030'),
+  originKeys: self(),
+  getSandboxClock: self(ok),
+  advanceSandboxClock: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
+
+  getApiCredentialDetails: self(),
+  listMerchantAccounts: managementResource(ok),
+  listCompanyApiCredentials: company(),
+  getCompanyApiCredential: company(),
+  listCompanyAllowedOrigins: company(),
+  generateNewCompanyApiKey: company(),
+  listMerchantApiCredentials: merchantPath(),
+  getMerchantApiCredential: merchantPath(),
+  generateNewMerchantApiKey: merchantPath(),
+  getAllowedOrigins: self(),
+  addAllowedOrigin: self(),
+  getAllowedOriginDetails: self(),
+  removeAllowedOrigin: self(),
+  listPayoutSettings: merchantPath(),
+  addPayoutSetting: merchantPath(),
+  getPayoutSetting: merchantPath(),
+  updatePayoutSetting: merchantPath(),
+  deletePayoutSetting: merchantPath(),
+  getAllPaymentMethods: merchantPath(),
+  requestPaymentMethod: merchantPath(),
+  getPaymentMethodDetails: merchantPath(),
+  updatePaymentMethod: merchantPath(),
+  addApplePayDomain: merchantPath(),
+  getApplePayDomains: merchantPath(),
+  listSplitConfigurations: merchantPath(),
+  createSplitConfiguration: merchantPath(),
+  getSplitConfiguration: merchantPath(),
+  updateSplitConfigurationDescription: merchantPath(),
+  deleteSplitConfiguration: merchantPath(),
+  createRule: merchantPath(),
+  updateSplitConditions: merchantPath(),
+  deleteSplitConfigurationRule: merchantPath(),
+  updateSplitLogic: merchantPath(),
+  listAndroidApps: company(),
+  uploadAndroidApp: company(),
+  getAndroidApp: company(),
+  reprocessAndroidApp: company(),
+  listAndroidCertificates: company(),
+  uploadAndroidCertificate: company(),
+  getCompanyTerminalSettings: company(),
+  updateCompanyTerminalSettings: company(),
+  getMerchantTerminalSettings: merchantPath(),
+  updateMerchantTerminalSettings: merchantPath(),
+  getStoreTerminalSettingsByReference: merchantPath(),
+  updateStoreTerminalSettingsByReference: merchantPath(),
+  getStoreTerminalSettings: merchantPath('storePath'),
+  updateStoreTerminalSettings: merchantPath('storePath'),
+  getTerminalTerminalSettings: merchantPath('terminalPath'),
+  updateTerminalTerminalSettings: merchantPath('terminalPath'),
+  listAllWebhooks: merchantPath(),
+  setUpWebhook: merchantPath(),
+  getWebhook: merchantPath(),
+  updateWebhook: merchantPath(),
+  removeWebhook: merchantPath(),
+  generateHmacKey: merchantPath(),
+  testWebhook: merchantPath(),
+  listWebhookEvents: merchantPath(),
+  resendWebhookEvent: merchantPath(),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The callers.
+// ---------------------------------------------------------------------------------------------
+type KindId = 'a' | 'b' | 'c' | 'd' | 'e' | 'noKey' | 'wrongKey';
+interface Kind {
+  id: KindId;
+  name: string;
+  /** The API key sent (undefined: none). */
+  key: (op: string, keys: BoundaryKeys) => string | undefined;
+}
+const WRONG_KEY = 'boundary-this-key-was-never-issued-000000000001';
+const area = (op: string) => SPEC_OPERATIONS.find((o) => o.operationId === op)?.area;
+const KINDS: Kind[] = [
+  { id: 'a', name: 'a company-level credential with every role', key: (_op, k) => k.companyAll },
+  {
+    id: 'b',
+    name: 'a company-level credential without the needed role',
+    key: (op, k) => (area(op) === 'checkout' ? k.companyAccountsRead : k.companyCheckout),
+  },
+  { id: 'c', name: 'the DemoMerchantECOM merchant-level credential with every role (in scope)', key: (_op, k) => k.ecomAll },
+  { id: 'd', name: 'the DemoMerchantPOS merchant-level credential with every role (about DemoMerchantECOM)', key: (_op, k) => k.posAll },
+  { id: 'e', name: 'a merchant-level credential with every role aimed at a company resource', key: (_op, k) => k.ecomAll },
+  { id: 'noKey', name: 'a caller without an API key', key: () => undefined },
+  { id: 'wrongKey', name: 'a caller with a wrong API key', key: () => WRONG_KEY },
+];
+const COMPANY_SCOPES: Scope[] = ['company', 'ownCompany'];
+
+/** What a kind of caller gets from an operation. */
+function expectedFor(op: string, kind: KindId): Outcome {
+  const row = ROWS[op]!;
+  switch (kind) {
+    case 'a':
+      return ok;
+    case 'b':
+      return row.lacking;
+    case 'c':
+      return row.ecom;
+    case 'd':
+      return row.pos;
+    case 'e':
+      return 403;
+    default:
+      return 401;
+  }
+}
+const kindsOf = (op: string): Kind[] => KINDS.filter((k) => k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope));
+
+/** Arrangements made with the caller's own credential: `/me/allowedOrigins/{originId}` names the caller's origin. */
+const ARRANGED_BY_CALLER = new Set(['getAllowedOriginDetails', 'removeAllowedOrigin']);
+
+/** Path parameters that make a request about DemoMerchantECOM (the seed's stores are DemoMerchantPOS's) or a rotation target. */
+const PATH_OVERRIDES: Record<string, Record<string, string>> = {
+  getStoreTerminalSettingsByReference: { merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference },
+  updateStoreTerminalSettingsByReference: { merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference },
+  getStoreTerminalSettings: { storeId: BOUNDARY.ecomStore },
+  updateStoreTerminalSettings: { storeId: BOUNDARY.ecomStore },
+  getTerminalTerminalSettings: { terminalId: BOUNDARY.ecomTerminal },
+  updateTerminalTerminalSettings: { terminalId: BOUNDARY.ecomTerminal },
+  generateNewCompanyApiKey: { companyId: 'DemoCompany', apiCredentialId: BOUNDARY.companyTarget },
+  generateNewMerchantApiKey: { merchantId: 'DemoMerchantECOM', apiCredentialId: BOUNDARY.ecomTarget },
+};
+
+/** A second success of the same request would be a conflict: the later caller asks for something else of the same kind. */
+const SUCCESS_BODY: Record<string, Partial<Record<KindId, (body: Json) => Json>>> = {
+  // The same payment method type for the same stores twice is refused (422): the merchant credential sets it up for a store.
+  requestPaymentMethod: { c: (body) => ({ ...body, storeIds: [BOUNDARY.ecomStoreReference] }) },
+};
+
+/** What a success must (not) show a merchant-level caller: only its own merchant account and credential. */
+const SUCCESS_CHECK: Record<string, Partial<Record<KindId, (body: Json) => void>>> = {
+  listMerchantAccounts: {
+    c: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantECOM']),
+    d: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantPOS']),
+  },
+  getApiCredentialDetails: {
+    a: (body) => expect(body.id).toBe(BOUNDARY.companyAll),
+    c: (body) => expect(body.id).toBe(BOUNDARY.ecomAll),
+    d: (body) => expect(body.id).toBe(BOUNDARY.posAll),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The suite.
+// ---------------------------------------------------------------------------------------------
+let bs: BoundaryServer;
+let keys: BoundaryKeys;
+const exercised: Array<[string, KindId]> = [];
+
+const targetOn = (on: BoundaryServer, key: string | undefined): Target => ({
+  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl },
+  headers: key === undefined ? {} : { 'X-API-Key': key },
+  preferExample: false,
+});
+const targetWith = (key: string | undefined) => targetOn(bs, key);
+
+async function arrange(op: string, arrangerKey: string, on: BoundaryServer = bs): Promise<Arranged> {
+  const c = EXAMPLE.get(op)!;
+  const make = ARRANGE[op];
+  const arranged: Arranged = make ? await make(targetOn(on, arrangerKey), c) : {};
+  const override = PATH_OVERRIDES[op];
+  return override ? { ...arranged, path: { ...arranged.path, ...override } } : arranged;
+}
+
+/** One arrangement per operation for every refusal (a refusal changes nothing, so it can be shared). */
+const shared = new Map<string, Promise<Arranged>>();
+const sharedArrangement = (op: string) => {
+  if (!shared.has(op)) shared.set(op, arrange(op, keys.companyAll));
+  return shared.get(op)!;
+};
+
+function expectErrorShape(op: string, body: Json | undefined, status: number): void {
+  if (area(op) === 'checkout') {
+    expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
+  } else {
+    expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) });
+  }
+}
+
+function expectUnchanged(before: Snapshot, after: Snapshot): void {
+  expect(changedTables(before, after)).toEqual([]);
+  expect(after.uploads).toEqual(before.uploads);
+  expect(after.outboxEvents).toBe(before.outboxEvents);
+  expect(after.tables).toEqual(before.tables);
+}
+
+beforeAll(async () => {
+  bs = await startBoundaryServer();
+  keys = await insertBoundaryFixtures(bs.server.store, ALL_ROLES, { accountsRead: ROLES.accountsRead, checkout: ROLES.checkout });
+});
+afterAll(async () => {
+  const operations = new Set(exercised.map(([op]) => op)).size;
+  const kinds = new Set(exercised.map(([, k]) => k)).size;
+  console.log(`boundary: ${operations} operations × ${kinds} credential kinds → ${exercised.length} (operation, kind) calls exercised`);
+  await closeArranged();
+  await bs?.stop();
+});
+
+describe('The table covers the specs and agrees with OPERATIONS', () => {
+  test('When the specs are read, then every operation has a row, an entry in OPERATIONS and an example, and nothing else does', () => {
+    const inSpec = SPEC_OPERATIONS.map((o) => o.operationId).sort();
+    expect(new Set(inSpec).size).toBe(inSpec.length);
+    expect(Object.keys(ROWS).sort()).toEqual(inSpec);
+    expect(Object.keys(OPERATIONS).sort()).toEqual(inSpec);
+    expect([...EXAMPLE.keys()].sort()).toEqual(inSpec);
+  });
+
+  test('When a row is compared with OPERATIONS, then the scope agrees and a role requirement matches the lacking-role expectation', () => {
+    const entries = OPERATIONS as Record<string, OperationEntry<OperationId>>;
+    const disagreements = Object.entries(ROWS).flatMap(([op, row]) => {
+      const entry = entries[op];
+      if (!entry) return [`${op}: not in OPERATIONS`];
+      const out: string[] = [];
+      if (entry.scope !== row.scope) out.push(`${op}: row scope ${row.scope}, OPERATIONS ${entry.scope}`);
+      if ((entry.requires === 'authenticated') !== (row.lacking === ok)) out.push(`${op}: requires ${String(entry.requires)} but lacking-role row is ${row.lacking}`);
+      return out;
+    });
+    expect(disagreements).toEqual([]);
+  });
+
+  test('When the statuses the table expects are compared with the spec, then each is documented for its operation, and 429 exactly for rate-limited ones', () => {
+    const entries = OPERATIONS as Record<string, OperationEntry<OperationId>>;
+    const undocumented = SPEC_OPERATIONS.flatMap(({ operationId, statuses }) => {
+      const expected = new Set(kindsOf(operationId).map((k) => expectedFor(operationId, k.id)).filter((s): s is Exclude<Outcome, 'ok'> => s !== ok));
+      const out = [...expected].filter((s) => !statuses.includes(s)).map((s) => `${operationId}: ${s} not documented`);
+      if (statuses.includes(429) !== (entries[operationId]?.rateLimited === true)) out.push(`${operationId}: 429 documented ${statuses.includes(429)}, rateLimited ${entries[operationId]?.rateLimited === true}`);
+      return out;
+    });
+    expect(undocumented).toEqual([]);
+  });
+});
+
+const ROW_TESTS = SPEC_OPERATIONS.flatMap(({ operationId }) =>
+  kindsOf(operationId).map((kind) => {
+    const expected = ROWS[operationId] ? expectedFor(operationId, kind.id) : ok;
+    const example = EXAMPLE.get(operationId);
+    const outcome = expected === ok ? `the answer is the documented success ${example?.status ?? '?'}` : `the answer is ${expected} and nothing changed`;
+    return [`When ${kind.name} calls ${operationId}, then ${outcome}`, operationId, kind, expected] as const;
+  }),
+);
+
+describe('Every operation as every kind of caller', () => {
+  test.each(ROW_TESTS)('%s', async (_name, op, kind, expected) => {
+    const c = EXAMPLE.get(op);
+    expect(ROWS[op]).toBeDefined();
+    expect(c).toBeDefined();
+    exercised.push([op, kind.id]);
+    const key = kind.key(op, keys);
+    if (expected === ok) {
+      const arranged = await arrange(op, ARRANGED_BY_CALLER.has(op) ? key! : keys.companyAll);
+      const body = SUCCESS_BODY[op]?.[kind.id];
+      const result = await replay(targetWith(key), c!, body ? { ...arranged, body: body((arranged.body ?? c!.body) as Json) } : arranged);
+      // The body's schema is the contract examples' concern (examples.test.ts); here the status decides.
+      expect({ status: result.status, body: result.body }).toMatchObject({ status: c!.status });
+      SUCCESS_CHECK[op]?.[kind.id]?.(result.body as Json);
+      return;
+    }
+    const arranged = await sharedArrangement(op);
+    const before = await bs.snapshot();
+    const result = await replay(targetWith(key), c!, arranged);
+    expect({ status: result.status, body: result.body }).toMatchObject({ status: expected });
+    expectErrorShape(op, result.body as Json, expected);
+    if (kind.id === 'd' && ROWS[op]!.posCode) expect((result.body as Json).errorCode).toBe(ROWS[op]!.posCode);
+    expectUnchanged(before, await bs.snapshot());
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Idempotent replays across credentials.
+// ---------------------------------------------------------------------------------------------
+describe('Idempotency keys across credentials', () => {
+  const pay = (key: string, idempotencyKey: string, body: unknown) =>
+    fetch(`${bs.server.checkoutUrl}/payments`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key, 'Idempotency-Key': idempotencyKey }, body: JSON.stringify(body) });
+
+  test('When the ECOM merchant credential sends the company credential\'s key and body, then it gets a new payment, not a replay', async () => {
+    const body = buildPaymentRequest();
+    const first = (await (await pay(keys.companyAll, 'boundary-K1', body)).json()) as Json;
+    const second = await pay(keys.ecomAll, 'boundary-K1', body);
+    expect(second.status).toBe(200);
+    const again = (await second.json()) as Json;
+    expect(again.pspReference).toEqual(expect.any(String));
+    expect(again.pspReference).not.toBe(first.pspReference);
+  });
+
+  test('When the POS merchant credential sends the company credential\'s key and body, then the answer is 403 901 without the first response and nothing changed', async () => {
+    const body = buildPaymentRequest();
+    const first = (await (await pay(keys.companyAll, 'boundary-K2', body)).json()) as Json;
+    const before = await bs.snapshot();
+    const response = await pay(keys.posAll, 'boundary-K2', body);
+    const text = await response.text();
+    expect(response.status).toBe(403);
+    expect(JSON.parse(text)).toMatchObject({ status: 403, errorCode: '901' });
+    expect(text).not.toContain(first.pspReference as string);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test('When a rotated credential\'s new key sends the old key\'s Idempotency-Key and body, then the old response is replayed', async () => {
+    const id = 'S2-BNDROTATED0001';
+    const oldKey = await insertCredential(bs.server.store, { id, merchantId: null, roles: [ROLES.checkout] });
+    const body = buildPaymentRequest();
+    const first = await pay(oldKey, 'boundary-K3', body);
+    expect(first.status).toBe(200);
+    const firstBody = (await first.json()) as Json;
+    const rotated = await fetch(`${bs.server.managementUrl}/companies/DemoCompany/apiCredentials/${id}/generateApiKey`, { method: 'POST', headers: { 'X-API-Key': keys.companyAll } });
+    expect(rotated.status).toBe(200);
+    const newKey = ((await rotated.json()) as Json).apiKey as string;
+    expect(newKey).not.toBe(oldKey);
+    const before = await bs.snapshot();
+    const replayed = await pay(newKey, 'boundary-K3', body);
+    expect(replayed.status).toBe(200);
+    expect(await replayed.json()).toEqual(firstBody);
+    expect(before.tables.payments).toEqual((await bs.snapshot()).tables.payments);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox clock belongs to the company; only a company-level credential moves it.
+// ---------------------------------------------------------------------------------------------
+describe('The sandbox clock', () => {
+  const clockOf = async (key: string) => (await (await fetch(`${bs.server.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as Json;
+  const advance = (key: string, seconds: number) =>
+    fetch(`${bs.server.checkoutUrl}/sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: JSON.stringify({ seconds }) });
+
+  test('When a merchant-level credential advances the clock, then the answer is 403 and the clock has not moved', async () => {
+    const offset = (await clockOf(keys.companyAll)).offsetSeconds as number;
+    const before = await bs.snapshot();
+    const response = await advance(keys.ecomAll, 3600);
+    expect(response.status).toBe(403);
+    expect((await clockOf(keys.companyAll)).offsetSeconds).toBe(offset);
+    expect((await clockOf(keys.ecomAll)).offsetSeconds).toBe(offset);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test('When a company credential advances the clock, then its company\'s clock moves and another company\'s does not', async () => {
+    await insertCompany(bs.server.store, 'BoundaryOtherCompany', 'BoundaryOtherMerchant');
+    const otherKey = await insertCredential(bs.server.store, { id: 'S2-BNDOTHERCO0001', companyId: 'BoundaryOtherCompany', merchantId: null, roles: [ROLES.checkout] });
+    const mine = (await clockOf(keys.companyAll)).offsetSeconds as number;
+    const theirs = (await clockOf(otherKey)).offsetSeconds as number;
+    const response = await advance(keys.companyAll, 7200);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Json).offsetSeconds).toBe(mine + 7200);
+    expect((await clockOf(keys.companyAll)).offsetSeconds).toBe(mine + 7200);
+    expect((await clockOf(otherKey)).offsetSeconds).toBe(theirs);
+    expect(bs.server.clocks.offsetSeconds('BoundaryOtherCompany')).toBe(theirs);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rate-limit slots: with one request a minute, a refused call takes no slot, so the same
+// credential's allowed call right after still succeeds (and a third is 429: the limit is real).
+// ---------------------------------------------------------------------------------------------
+interface RateLimitCase {
+  op: string;
+  caller: 'companyAll' | 'ecomAll';
+  refusals: Array<{ what: string; path?: Record<string, string>; body?: unknown; status: number }>;
+}
+const otherCompany = { what: "another company's id", path: { companyId: 'OtherCompany' }, status: 404 };
+const RATE_LIMITED: RateLimitCase[] = [
+  { op: 'listAndroidApps', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'uploadAndroidApp', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'reprocessAndroidApp', caller: 'companyAll', refusals: [otherCompany, { what: 'a body where the operation takes none', body: { reprocess: true }, status: 400 }] },
+  { op: 'listAndroidCertificates', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'uploadAndroidCertificate', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'updateCompanyTerminalSettings', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'updateMerchantTerminalSettings', caller: 'ecomAll', refusals: [{ what: 'DemoMerchantPOS', path: { merchantId: 'DemoMerchantPOS' }, status: 403 }] },
+  { op: 'updateStoreTerminalSettingsByReference', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's store", path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' }, status: 403 }] },
+  { op: 'updateStoreTerminalSettings', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's store", path: { storeId: DEMO.storeAmsterdam }, status: 403 }] },
+  { op: 'updateTerminalTerminalSettings', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }] },
+];
+
+describe('Refusals take no rate-limit slot (RATE_LIMIT_PER_MINUTE=1)', () => {
+  let rl: BoundaryServer;
+  let rlKeys: BoundaryKeys;
+  let arranger: string;
+  beforeAll(async () => {
+    rl = await startBoundaryServer({ rateLimitPerMinute: 1, androidMaxApkBytes: 64 * 1024 });
+    rlKeys = await insertBoundaryFixtures(rl.server.store, ALL_ROLES, { accountsRead: ROLES.accountsRead, checkout: ROLES.checkout });
+    arranger = await insertCredential(rl.server.store, { id: 'S2-BNDRLARRANGER1', merchantId: null, roles: ALL_ROLES });
+  });
+  afterAll(async () => {
+    await rl?.stop();
+  });
+
+  test('When the rate-limited operations are listed, then each has a row here', () => {
+    const limited = Object.entries(OPERATIONS as Record<string, OperationEntry<OperationId>>).filter(([, e]) => e.rateLimited === true).map(([op]) => op).sort();
+    expect(RATE_LIMITED.map((r) => r.op).sort()).toEqual(limited);
+  });
+
+  test.each(RATE_LIMITED.map((r) => [`When ${r.caller === 'companyAll' ? 'a company-level credential' : 'the DemoMerchantECOM merchant-level credential'} calls ${r.op} about ${r.refusals.map((x) => x.what).join(' and ')}, then it is refused, and its allowed call right after still succeeds`, r] as const))(
+    '%s',
+    async (_name, r) => {
+      const c = EXAMPLE.get(r.op)!;
+      const key = rlKeys[r.caller];
+      const arranged = await arrange(r.op, arranger, rl);
+      for (const refusal of r.refusals) {
+        const before = await rl.snapshot();
+        const refused = await replay(targetOn(rl, key), c, { ...arranged, path: { ...arranged.path, ...refusal.path }, ...(refusal.body !== undefined && { body: refusal.body }) });
+        expect({ what: refusal.what, status: refused.status }).toEqual({ what: refusal.what, status: refusal.status });
+        expectErrorShape(r.op, refused.body as Json, refusal.status);
+        expectUnchanged(before, await rl.snapshot());
+      }
+      const allowed = await replay(targetOn(rl, key), c, arranged);
+      expect({ status: allowed.status, body: allowed.body }).toMatchObject({ status: c.status });
+      const before = await rl.snapshot();
+      const limited = await replay(targetOn(rl, key), c, arranged);
+      expect(limited.status).toBe(429);
+      expectUnchanged(before, await rl.snapshot());
+    },
+  );
+
+  test('When a merchant-level credential is refused on a company operation, then the company credential\'s slot is untouched and it may still call once', async () => {
+    const path = `${rl.server.managementUrl}/companies/DemoCompany/androidCertificates`;
+    const before = await rl.snapshot();
+    expect((await fetch(path, { headers: { 'X-API-Key': rlKeys.ecomAll } })).status).toBe(403);
+    expect((await fetch(path, { headers: { 'X-API-Key': rlKeys.ecomAll } })).status).toBe(403);
+    expectUnchanged(before, await rl.snapshot());
+    const fresh = await insertCredential(rl.server.store, { id: 'S2-BNDRLFRESH0001', merchantId: null, roles: ALL_ROLES });
+    expect((await fetch(path, { headers: { 'X-API-Key': fresh } })).status).toBe(200);
+    expect((await fetch(path, { headers: { 'X-API-Key': fresh } })).status).toBe(429);
+  });
+});

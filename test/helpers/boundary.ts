@@ -1,0 +1,213 @@
+/**
+ * Helpers for the authorization boundary tests: a test server on a temporary SQLite file (so that
+ * a read-only connection can dump every table), snapshots of everything a refused request must
+ * leave alone (every table, the upload folder, the outbox), and credentials inserted through the
+ * store with their API keys.
+ */
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { Config } from '../../server/config.js';
+import { newClientKey } from '../../server/auth/credentials.domain.js';
+import type { Merchant, Store } from '../../server/store/types.js';
+import { startServer, type TestServer } from './start-server.js';
+
+export interface Snapshot {
+  /** Every row of every table, by table name, in rowid/primary-key order. */
+  tables: Record<string, unknown[]>;
+  /** Every file under the upload folder (recursive), as `relative/path:size`. */
+  uploads: string[];
+  /** The outbox (webhook events), counted apart so that a difference there reads clearly. */
+  outboxEvents: number;
+}
+
+export interface BoundaryServer {
+  server: TestServer;
+  dir: string;
+  databasePath: string;
+  /** Waits for background work that writes (APK processing), then reads everything. */
+  snapshot(): Promise<Snapshot>;
+  stop(): Promise<void>;
+}
+
+/** Every file under `dir`, recursively, with its size; an absent folder has none. */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(`${relative(dir, full)}:${statSync(full).size}`);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Starts the in-process server on a SQLite file in a fresh temporary folder, with its uploads beside it. */
+export async function startBoundaryServer(overrides: Partial<Config> = {}): Promise<BoundaryServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'boundary-'));
+  const databasePath = join(dir, 'payments.sqlite');
+  const server = await startServer({ databasePath, uploadDir: join(dir, 'uploads'), sqliteSynchronous: 'NORMAL', validateResponses: false, ...overrides });
+  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+  const tableNames = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
+  const dumps = tableNames.map((name) => {
+    const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name) as { sql: string }).sql ?? '');
+    return [name, db.prepare(`SELECT * FROM "${name}"${withoutRowid ? '' : ' ORDER BY rowid'}`)] as const;
+  });
+  return {
+    server,
+    dir,
+    databasePath,
+    async snapshot() {
+      await server.android.idle();
+      const tables: Record<string, unknown[]> = {};
+      for (const [name, statement] of dumps) tables[name] = statement.all();
+      return { tables, uploads: listFiles(server.uploadDir), outboxEvents: tables.events?.length ?? -1 };
+    },
+    async stop() {
+      await server.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface NewCredential {
+  id: string;
+  companyId?: string;
+  merchantId: string | null;
+  roles: readonly string[];
+  associatedMerchantAccounts?: string[];
+}
+
+/** Inserts an active credential with one API key (hashed as the seed does) and returns the key. */
+export async function insertCredential(store: Store, c: NewCredential): Promise<string> {
+  const apiKey = `boundary-${c.id}-${randomBytes(12).toString('hex')}`;
+  await store.transaction(async (tx) => {
+    const createdAt = new Date().toISOString();
+    const companyId = c.companyId ?? 'DemoCompany';
+    await tx.insertCredential({
+      id: c.id,
+      companyId,
+      merchantId: c.merchantId,
+      username: `ws_${c.id}@Company.${companyId}`,
+      description: `boundary test credential ${c.id}`,
+      active: true,
+      roles: [...c.roles],
+      allowedIpAddresses: [],
+      associatedMerchantAccounts: c.associatedMerchantAccounts ?? [],
+      clientKey: newClientKey(),
+      createdAt,
+    });
+    await tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId: c.id, createdAt, expiresAt: null });
+  });
+  return apiKey;
+}
+
+/** Adds a key to an existing credential (as a rotation would), returning it. */
+export async function addApiKey(store: Store, credentialId: string): Promise<string> {
+  const apiKey = `boundary-extra-${credentialId}-${randomBytes(12).toString('hex')}`;
+  await store.transaction((tx) => tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId, createdAt: new Date().toISOString(), expiresAt: null }));
+  return apiKey;
+}
+
+/** Another company with one merchant account (for isolation between companies). */
+export async function insertCompany(store: Store, companyId: string, merchantId: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    const createdAt = new Date().toISOString();
+    await tx.insertCompany({ id: companyId, name: companyId, createdAt });
+    const merchant: Merchant = {
+      id: merchantId,
+      companyId,
+      name: merchantId,
+      description: merchantId,
+      reference: merchantId,
+      status: 'Active',
+      captureDelay: 'manual',
+      multiplePartialCaptures: false,
+      defaultShopperInteraction: 'Ecommerce',
+      primarySettlementCurrency: 'EUR',
+      shopWebAddress: 'https://other.example.com',
+      merchantCity: 'Utrecht',
+      pricingPlan: 'Standard',
+      createdAt,
+    };
+    await tx.insertMerchant(merchant);
+  });
+}
+
+/** The rows that differ between two snapshots, by table (for readable failures). */
+export function changedTables(before: Snapshot, after: Snapshot): string[] {
+  const names = new Set([...Object.keys(before.tables), ...Object.keys(after.tables)]);
+  return [...names].filter((n) => JSON.stringify(before.tables[n]) !== JSON.stringify(after.tables[n])).sort();
+}
+
+/**
+ * A request sent as written (fetch refuses a GET with a body): the status, headers and parsed body.
+ */
+export function rawRequest(url: string, options: { method: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+  return new Promise((resolve, reject) => {
+    const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+    const req = httpRequest(url, { method: options.method, headers: { ...(body && { 'Content-Length': String(body.length) }), ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The credentials and resources the boundary tests call with and about. */
+export const BOUNDARY = {
+  companyAll: 'S2-BNDCOMPANYALL1',
+  companyAccountsRead: 'S2-BNDACCOUNTSRD1',
+  companyCheckout: 'S2-BNDCHECKOUT001',
+  ecomAll: 'S2-BNDECOMALL0001',
+  posAll: 'S2-BNDPOSALL00001',
+  /** Targets of key rotation, so that rotating never touches a key the tests call with. */
+  companyTarget: 'S2-BNDCOTARGET001',
+  ecomTarget: 'S2-BNDECTARGET001',
+  ecomStore: 'STBOUNDARYECOM0000000001',
+  ecomStoreReference: 'ECOM01',
+  ecomTerminal: 'V400m-900000001',
+} as const;
+
+export type BoundaryKeys = Record<'companyAll' | 'companyAccountsRead' | 'companyCheckout' | 'ecomAll' | 'posAll', string>;
+
+/**
+ * Inserts the boundary credentials (every role at company level, one role at company level,
+ * every role at each merchant account), two rotation targets, and a store with a terminal of
+ * DemoMerchantECOM (the seed's stores belong to DemoMerchantPOS).
+ */
+export async function insertBoundaryFixtures(store: Store, allRoles: readonly string[], roles: { accountsRead: string; checkout: string }): Promise<BoundaryKeys> {
+  const keys: BoundaryKeys = {
+    companyAll: await insertCredential(store, { id: BOUNDARY.companyAll, merchantId: null, roles: allRoles }),
+    companyAccountsRead: await insertCredential(store, { id: BOUNDARY.companyAccountsRead, merchantId: null, roles: [roles.accountsRead] }),
+    companyCheckout: await insertCredential(store, { id: BOUNDARY.companyCheckout, merchantId: null, roles: [roles.checkout] }),
+    ecomAll: await insertCredential(store, { id: BOUNDARY.ecomAll, merchantId: 'DemoMerchantECOM', roles: allRoles }),
+    posAll: await insertCredential(store, { id: BOUNDARY.posAll, merchantId: 'DemoMerchantPOS', roles: allRoles }),
+  };
+  await insertCredential(store, { id: BOUNDARY.companyTarget, merchantId: null, roles: [roles.checkout] });
+  await insertCredential(store, { id: BOUNDARY.ecomTarget, merchantId: 'DemoMerchantECOM', roles: [roles.checkout] });
+  await store.transaction(async (tx) => {
+    await tx.insertStore({ id: BOUNDARY.ecomStore, merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference, description: 'Boundary test store' });
+    await tx.insertTerminal({ id: BOUNDARY.ecomTerminal, storeId: BOUNDARY.ecomStore, model: 'V400m' });
+  });
+  return keys;
+}
