@@ -1,11 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
 import { requireMerchantAccount } from '../auth/credentials.domain.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import { ApiError, ERR_CARD_MISSING, ERR_FORWARD_DESTINATION, ERR_FORWARD_FAILED } from '../http/errors.js';
+import { allowListOf } from '../outbound/guard.js';
+import { outboundCall, OutboundError, type OutboundResponse } from '../outbound/client.js';
 import type { Credential, Tx } from '../store/types.js';
 import { type Card, type CardInput, readCard } from './cards.js';
-import { type Destination, vetDestination } from './destination.js';
 import { newPspReference } from './references.js';
 import { cardOfToken, storeCard, tokenOf } from './tokens.domain.js';
 
@@ -92,54 +91,33 @@ export interface ForwardResult {
   body: string;
 }
 
-function send(destination: Destination, prepared: PreparedForward, limits: ForwardLimits): Promise<ForwardResult> {
-  const client = destination.url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(
-      destination.url,
-      {
-        method: prepared.method,
-        headers: { ...prepared.headers, 'content-length': String(Buffer.byteLength(prepared.body)) },
-        // Connect to the address that was vetted, whatever DNS says now.
-        lookup: (_host, _options, callback) => callback(null, destination.address, destination.family),
-        timeout: limits.timeoutMs,
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400) {
-          response.destroy();
-          reject(new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward destination not allowed: it answered ${status} with a redirect, which is not followed` }));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limits.maxResponseBytes) {
-            response.destroy();
-            reject(new ApiError(ERR_FORWARD_FAILED, { message: `The third party's response is larger than ${limits.maxResponseBytes} bytes` }));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
-        });
-        response.on('error', () => reject(new ApiError(ERR_FORWARD_FAILED)));
-      },
-    );
-    request.on('timeout', () => request.destroy(new ApiError(ERR_FORWARD_FAILED, { message: `The third party did not answer within ${limits.timeoutMs} ms` })));
-    request.on('error', (error) => reject(error instanceof ApiError ? error : new ApiError(ERR_FORWARD_FAILED, { message: `The third party could not be reached (${(error as NodeJS.ErrnoException).code ?? 'error'})` })));
-    request.end(prepared.body);
-  });
-}
-
-/** Second half of POST /forward, outside any transaction: vets the destination and sends. */
+/**
+ * Second half of POST /forward, outside any transaction: the one outbound client vets the
+ * destination and sends; a redirect is refused rather than followed.
+ */
 export async function performForward(prepared: PreparedForward, limits: ForwardLimits): Promise<ForwardResult> {
-  const allowList = [...(limits.allowList[prepared.merchantAccount] ?? []), ...(limits.allowList['*'] ?? [])];
-  const destination = await vetDestination(prepared.target, allowList, limits.allowPrivate);
-  if (prepared.dryRun) return { status: 0, headers: {}, body: '' };
-  return send(destination, prepared, limits);
+  let response: OutboundResponse;
+  try {
+    response = await outboundCall({
+      url: prepared.target,
+      method: prepared.method,
+      headers: prepared.headers,
+      body: prepared.body,
+      allowList: allowListOf(limits.allowList, prepared.merchantAccount),
+      allowPrivate: limits.allowPrivate,
+      timeoutMs: limits.timeoutMs,
+      maxResponseBytes: limits.maxResponseBytes,
+      overflow: 'fail',
+      dryRun: prepared.dryRun,
+    });
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    if (error.kind === 'destination') throw new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward ${error.message}` });
+    const message = error.kind === 'timeout' ? `The third party did not answer within ${limits.timeoutMs} ms` : `The third party ${error.message}`;
+    throw new ApiError(ERR_FORWARD_FAILED, { message });
+  }
+  if (response.status >= 300 && response.status < 400) {
+    throw new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward destination not allowed: it answered ${response.status} with a redirect, which is not followed` });
+  }
+  return response;
 }

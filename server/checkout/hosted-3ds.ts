@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Store } from '../store/types.js';
 import { pendingRedirect } from './payments.domain.js';
-import type { RedirectOutcome, RedirectSigner } from './redirects.js';
+import type { RedirectOutcome, RedirectSigner } from '../crypto/redirect-signer.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

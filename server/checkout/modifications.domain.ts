@@ -13,11 +13,10 @@ import {
   ERR_PAYMENT_NOT_FOUND,
   ERR_REFUND_EXCEEDS_CAPTURED,
 } from '../http/errors.js';
-import { recordEvent } from '../events/outbox.js';
 import type { Credential, Modification, ModificationKind, Payment, Tx } from '../store/types.js';
 import type { Money } from './money.js';
 import { settleDueCapture } from './payments.domain.js';
-import { newPspReference } from './references.js';
+import { recordModification } from './modification-record.js';
 
 /** Modification references that make the outcome fail (documented on the webhook). */
 export const TEST_FAIL_REFERENCE = 'FAIL';
@@ -98,41 +97,25 @@ async function record(
   const outcome = outcomeOf(kind, details.reference);
   const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
   await ctx.tx.updatePayment(updated);
-  const modification: Modification = {
-    pspReference: newPspReference(),
-    paymentPspReference: before.pspReference,
-    merchantAccount: before.merchantAccount,
+  const reports =
+    outcome === 'failure'
+      ? [{ eventCode: EVENT_CODES[kind], success: false, reason: 'Modification refused by the test value FAIL' }]
+      : [
+          { eventCode: EVENT_CODES[kind], success: true },
+          ...(outcome === 'failLater' ? [{ eventCode: LATER_FAILURE[kind]!, success: false, reason: 'Failed after acceptance (test value FAIL_LATER)' }] : []),
+        ];
+  const modification = await recordModification(ctx.tx, ctx.now, before, {
     kind,
-    currency: details.amount?.currency ?? null,
-    value: details.amount?.value ?? null,
-    reference: details.reference ?? null,
-    status: 'received',
-    action: details.action ?? null,
-    createdAt: ctx.now.toISOString(),
-  };
-  await ctx.tx.insertModification(modification);
-  const amount = details.amount ?? { currency: before.currency, value: before.authorisedValue };
-  const report = (eventCode: string, success: boolean, reason = '') =>
-    recordEvent(ctx.tx, ctx.now, {
-      companyId: before.companyId,
-      merchantAccount: before.merchantAccount,
-      eventCode,
-      pspReference: modification.pspReference,
-      originalReference: before.pspReference,
-      merchantReference: before.reference,
-      currency: amount.currency,
-      value: amount.value,
-      success,
-      reason,
-      paymentMethod: before.cardBrand || before.paymentMethodType,
-      additionalData: {
-        ...(details.action && { 'modification.action': details.action }),
-        ...(details.reference && { 'modification.merchantReference': details.reference }),
-      },
-    });
-  if (outcome === 'failure') await report(EVENT_CODES[kind], false, 'Modification refused by the test value FAIL');
-  else await report(EVENT_CODES[kind], true);
-  if (outcome === 'failLater') await report(LATER_FAILURE[kind]!, false, 'Failed after acceptance (test value FAIL_LATER)');
+    amount: details.amount ?? null,
+    reported: details.amount ?? { currency: before.currency, value: before.authorisedValue },
+    reference: details.reference,
+    action: details.action,
+    reports,
+    additionalData: {
+      ...(details.action && { 'modification.action': details.action }),
+      ...(details.reference && { 'modification.merchantReference': details.reference }),
+    },
+  });
   return { modification, payment: updated };
 }
 

@@ -12,6 +12,7 @@ import {
 import { recordEvent } from '../events/outbox.js';
 import type { Credential, Modification, Order, Payment, Tx } from '../store/types.js';
 import type { Money } from './money.js';
+import { recordModification } from './modification-record.js';
 import { newOrderData, newPspReference } from './references.js';
 
 /** Orders expire one day after creation unless the request says otherwise (design 2.2). */
@@ -128,35 +129,17 @@ export async function cancelOrder(tx: Tx, now: Date, credential: Credential, inp
 
 async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
   if (payment.resultCode !== 'Authorised' || payment.cancelled) return;
-  const base = { paymentPspReference: payment.pspReference, merchantAccount: payment.merchantAccount, reference: null, status: 'received' as const, createdAt: now.toISOString() };
+  const additionalData = { 'order.cancelled': 'true' };
   if (payment.capturedValue === 0) {
     await tx.updatePayment({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
-    const cancel: Modification = { ...base, pspReference: newPspReference(), kind: 'cancel', currency: null, value: null, action: null };
-    await tx.insertModification(cancel);
-    await reportUnwind(tx, now, payment, cancel, 'CANCELLATION', payment.authorisedValue);
+    const authorised = { currency: payment.currency, value: payment.authorisedValue };
+    await recordModification(tx, now, payment, { kind: 'cancel', amount: null, reported: authorised, reports: [{ eventCode: 'CANCELLATION', success: true }], additionalData });
     return;
   }
   const open = payment.capturedValue - payment.refundedValue;
   await tx.updatePayment({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() });
   if (open > 0) {
-    const refund: Modification = { ...base, pspReference: newPspReference(), kind: 'refund', currency: payment.currency, value: open, action: null };
-    await tx.insertModification(refund);
-    await reportUnwind(tx, now, payment, refund, 'REFUND', open);
+    const refund = { currency: payment.currency, value: open };
+    await recordModification(tx, now, payment, { kind: 'refund', amount: refund, reported: refund, reports: [{ eventCode: 'REFUND', success: true }], additionalData });
   }
-}
-
-async function reportUnwind(tx: Tx, now: Date, payment: Payment, modification: Modification, eventCode: string, value: number): Promise<void> {
-  await recordEvent(tx, now, {
-    companyId: payment.companyId,
-    merchantAccount: payment.merchantAccount,
-    eventCode,
-    pspReference: modification.pspReference,
-    originalReference: payment.pspReference,
-    merchantReference: payment.reference,
-    currency: payment.currency,
-    value,
-    success: true,
-    paymentMethod: payment.cardBrand || payment.paymentMethodType,
-    additionalData: { 'order.cancelled': 'true' },
-  });
 }

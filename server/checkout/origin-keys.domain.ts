@@ -1,20 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, ERR_FIELD_INVALID, type InvalidField } from '../http/errors.js';
+import { parseOrigin } from '../auth/origins.js';
 import type { Credential } from '../store/types.js';
-
-/** The origin an origin domain names, or why it is not one: `scheme://host[:port]` with http(s), nothing more. */
-export function parseOrigin(value: string): { origin: string } | { problem: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { problem: 'is not a URL' };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'must use http or https' };
-  if (url.username || url.password) return { problem: 'must not contain user info' };
-  if (url.origin !== value.replace(/\/$/, '') || url.search || url.hash) return { problem: 'must be scheme://host[:port] without a path' };
-  return { origin: url.origin };
-}
 
 /** POST /originKeys (deprecated): a key per origin, bound to the company with the server secret. */
 export function originKeys(credential: Credential, domains: string[], mac: (text: string) => string): Record<string, string> {

@@ -6,7 +6,7 @@ import { baseUrlOf } from '../http/links.js';
 import type { PaymentLink, Store, Tx } from '../store/types.js';
 import { currentLink, payableLink, recordLinkPayment, shopperActor } from './payment-links.domain.js';
 import { makePayment, submitPaymentDetails } from './payments.domain.js';
-import type { RedirectSigner } from './redirects.js';
+import type { RedirectSigner } from '../crypto/redirect-signer.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const money = (link: PaymentLink) => {

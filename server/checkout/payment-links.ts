@@ -1,13 +1,26 @@
-import type { operations } from '../../generated/checkout.js';
-import { baseUrlOf, pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory, JsonBody } from '../http/types.js';
+import { command, operation } from '../http/handler.js';
+import { baseUrlOf } from '../http/links.js';
 import type { PaymentLink } from '../store/types.js';
-import { createLink, expireLink, getLink, type LinkInput } from './payment-links.domain.js';
+import type { Money } from './money.js';
+import { createLink, expireLink, getLink } from './payment-links.domain.js';
+
+/**
+ * The request fields a link response must echo, read back from the stored fields (which the
+ * store keeps untyped): they were validated against the spec when the link was made.
+ */
+function requiredFieldsOf(link: PaymentLink): { merchantAccount: string; reference: string; amount: Money } {
+  const { merchantAccount, reference, amount } = link.fields;
+  if (typeof merchantAccount === 'string' && typeof reference === 'string' && typeof amount === 'object' && amount !== null && 'currency' in amount && 'value' in amount) {
+    const { currency, value } = amount;
+    if (typeof currency === 'string' && typeof value === 'number') return { merchantAccount, reference, amount: { currency, value } };
+  }
+  throw new Error(`payment link ${link.id}: stored fields lack merchantAccount, reference or amount`);
+}
 
 /** The wire form of a link: the stored request fields plus its state. */
 export const toLinkView = (link: PaymentLink, baseUrl: string) => ({
   ...link.fields,
+  ...requiredFieldsOf(link),
   id: link.id,
   status: link.status,
   url: `${baseUrl}/payByLink/${link.id}`,
@@ -17,22 +30,19 @@ export const toLinkView = (link: PaymentLink, baseUrl: string) => ({
 });
 
 /** POST /paymentLinks */
-export const paymentLinks: HandlerFactory = (deps) =>
-  deps.commands.handler(201, async (tx, caller, req) => {
-    const link = await createLink(tx, deps.clock.now(caller.credential.companyId), caller.credential, req.body as JsonBody<operations['paymentLinks']> as LinkInput);
-    return toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl));
-  });
+export const paymentLinks = command('paymentLinks')(async ({ tx, body, caller, req }, deps) => {
+  const link = await createLink(tx, deps.clock.now(caller.credential.companyId), caller.credential, body);
+  return toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl));
+});
 
 /** GET /paymentLinks/{linkId} */
-export const getPaymentLink: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const link = await deps.store.transaction((tx) => getLink(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'linkId')));
-  res.json(toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl)));
-};
+export const getPaymentLink = operation('getPaymentLink')(async ({ path, caller: { credential }, req }, deps) => {
+  const link = await deps.store.transaction((tx) => getLink(tx, deps.clock.now(credential.companyId), credential, path.linkId));
+  return toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl));
+});
 
 /** PATCH /paymentLinks/{linkId} */
-export const updatePaymentLink: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const link = await deps.store.transaction((tx) => expireLink(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'linkId')));
-  res.json(toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl)));
-};
+export const updatePaymentLink = operation('updatePaymentLink')(async ({ path, caller: { credential }, req }, deps) => {
+  const link = await deps.store.transaction((tx) => expireLink(tx, deps.clock.now(credential.companyId), credential, path.linkId));
+  return toLinkView(link, baseUrlOf(req, deps.config.publicBaseUrl));
+});

@@ -3,7 +3,8 @@ import { requireMerchantAccount, reaches } from '../auth/credentials.domain.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import { recordEvent } from '../events/outbox.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_INVALID_DETAILS, ERR_PAYPAL_PAYMENT_DATA } from '../http/errors.js';
-import type { Credential, Merchant, Order, Payment, RecurringProcessingModel, StoredPaymentMethod, Tx } from '../store/types.js';
+import type { Clock } from '../clock.js';
+import type { Credential, Merchant, Order, Payment, RecurringProcessingModel, Store, StoredPaymentMethod, Tx } from '../store/types.js';
 import {
   CHALLENGE_CARDS,
   EXPIRED_CARD,
@@ -17,7 +18,8 @@ import {
 } from './cards.js';
 import type { Money } from './money.js';
 import { chargeOrder, orderForPayment } from './orders.domain.js';
-import type { RedirectSigner } from './redirects.js';
+import type { RedirectSigner } from '../crypto/redirect-signer.js';
+import { recordModification } from './modification-record.js';
 import { newAuthCode, newPspReference } from './references.js';
 import { cardOfToken, storeCard, tokenOf } from './tokens.domain.js';
 
@@ -104,31 +106,27 @@ export function settleAutoCapture(payment: Payment, now: Date): Payment {
 
 /** Records the capture that an automatic capture made: a modification and its CAPTURE event. */
 async function reportAutoCapture(tx: Tx, now: Date, payment: Payment): Promise<void> {
-  const pspReference = newPspReference();
-  await tx.insertModification({
-    pspReference,
-    paymentPspReference: payment.pspReference,
-    merchantAccount: payment.merchantAccount,
+  const captured = { currency: payment.currency, value: payment.capturedValue };
+  await recordModification(tx, now, payment, {
     kind: 'capture',
-    currency: payment.currency,
-    value: payment.capturedValue,
-    reference: null,
-    status: 'received',
-    action: null,
-    createdAt: now.toISOString(),
-  });
-  await recordEvent(tx, now, {
-    companyId: payment.companyId,
-    merchantAccount: payment.merchantAccount,
-    eventCode: 'CAPTURE',
-    pspReference,
-    originalReference: payment.pspReference,
-    merchantReference: payment.reference,
-    currency: payment.currency,
-    value: payment.capturedValue,
-    success: true,
-    paymentMethod: payment.cardBrand || payment.paymentMethodType,
+    amount: captured,
+    reported: captured,
+    reports: [{ eventCode: 'CAPTURE', success: true }],
     additionalData: { 'modification.automatic': 'true' },
+  });
+}
+
+/**
+ * The dispatcher's due work for checkout: applies the automatic captures that fell due on each
+ * company's clock. Looked up on the read connection first: an idle round takes no write
+ * transaction.
+ */
+export async function settleDueCaptures(store: Store, clock: Clock): Promise<void> {
+  const horizon = clock.latest().toISOString();
+  const isDue = (p: Payment) => p.autoCaptureAt !== null && p.autoCaptureAt <= clock.now(p.companyId).toISOString();
+  if (!(await store.read((tx) => tx.dueAutoCaptures(horizon, 100))).some(isDue)) return;
+  await store.transaction(async (tx) => {
+    for (const payment of (await tx.dueAutoCaptures(horizon, 100)).filter(isDue)) await settleDueCapture(tx, clock.now(payment.companyId), payment);
   });
 }
 

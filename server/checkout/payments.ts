@@ -1,6 +1,6 @@
-import type { components, operations } from '../../generated/checkout.js';
+import type { components } from '../../generated/checkout.js';
+import { type BodyOf, command } from '../http/handler.js';
 import { baseUrlOf } from '../http/links.js';
-import type { HandlerFactory, JsonBody } from '../http/types.js';
 import { makePayment, type PaymentInput, type PaymentOutcome, submitPaymentDetails } from './payments.domain.js';
 
 type PaymentResponse = components['schemas']['PaymentResponse'];
@@ -54,7 +54,7 @@ export function toPaymentResponse({ payment, order, token }: PaymentOutcome, bas
 }
 
 /** The payment request fields the domain uses. */
-export function paymentInput(body: JsonBody<operations['payments']>): PaymentInput {
+export function paymentInput(body: BodyOf<'payments'>): PaymentInput {
   return {
     merchantAccount: body.merchantAccount,
     reference: body.reference,
@@ -72,19 +72,15 @@ export function paymentInput(body: JsonBody<operations['payments']>): PaymentInp
 }
 
 /** POST /payments */
-export const payments: HandlerFactory = (deps) =>
-  deps.commands.handler(200, async (tx, caller, req) => {
-    const body = req.body as JsonBody<operations['payments']>;
-    const outcome = await makePayment({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, paymentInput(body));
-    return toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
-  });
+export const payments = command('payments')(async ({ tx, body, caller, req }, deps) => {
+  const outcome = await makePayment({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, paymentInput(body));
+  return toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+});
 
 /** POST /payments/details */
-export const paymentsDetails: HandlerFactory = (deps) =>
-  deps.commands.handler(200, async (tx, caller, req) => {
-    const body = req.body as JsonBody<operations['paymentsDetails']>;
-    const input = { details: body.details, ...(body.paymentData !== undefined && { paymentData: body.paymentData }) };
-    const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, deps.redirects, input);
-    const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
-    return response;
-  });
+export const paymentsDetails = command('paymentsDetails')(async ({ tx, body, caller, req }, deps) => {
+  const input = { details: body.details, ...(body.paymentData !== undefined && { paymentData: body.paymentData }) };
+  const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, deps.redirects, input);
+  const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+  return response;
+});

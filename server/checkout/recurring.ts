@@ -1,7 +1,4 @@
-import type { operations } from '../../generated/checkout.js';
-import { pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory, JsonBody } from '../http/types.js';
+import { command, operation, outboundCommand } from '../http/handler.js';
 import type { StoredPaymentMethod } from '../store/types.js';
 import { performForward, prepareForward } from './forward.domain.js';
 import { createToken, deleteToken, listTokens } from './tokens.domain.js';
@@ -22,47 +19,37 @@ export const toTokenView = (t: StoredPaymentMethod) => ({
 });
 
 /** POST /storedPaymentMethods */
-export const storedPaymentMethods: HandlerFactory = (deps) =>
-  deps.commands.handler(201, async (tx, caller, req) => {
-    const body = req.body as JsonBody<operations['storedPaymentMethods']>;
-    return toTokenView(await createToken(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body));
-  });
+export const storedPaymentMethods = command('storedPaymentMethods')(async ({ tx, body, caller }, deps) =>
+  toTokenView(await createToken(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body)),
+);
 
 /** GET /storedPaymentMethods */
-export const getTokensForStoredPaymentDetails: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const merchantAccount = String(req.query.merchantAccount);
-  const shopperReference = String(req.query.shopperReference);
+export const getTokensForStoredPaymentDetails = operation('getTokensForStoredPaymentDetails')(async ({ query, caller: { credential } }, deps) => {
+  const { merchantAccount, shopperReference } = query;
   const tokens = await deps.store.read((tx) => listTokens(tx, credential, merchantAccount, shopperReference));
-  res.json({ merchantAccount, shopperReference, storedPaymentMethods: tokens.map(toTokenView) });
-};
+  return { merchantAccount, shopperReference, storedPaymentMethods: tokens.map(toTokenView) };
+});
 
 /** DELETE /storedPaymentMethods/{storedPaymentMethodId} */
-export const deleteTokenForStoredPaymentDetails: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const id = pathParam(req, 'storedPaymentMethodId');
-  await deps.store.transaction((tx) => deleteToken(tx, credential, String(req.query.merchantAccount), String(req.query.shopperReference), id));
-  res.status(204).end();
-};
+export const deleteTokenForStoredPaymentDetails = operation('deleteTokenForStoredPaymentDetails')(async ({ path, query, caller: { credential } }, deps) => {
+  await deps.store.transaction((tx) => deleteToken(tx, credential, query.merchantAccount, query.shopperReference, path.storedPaymentMethodId));
+});
 
 /** POST /forward: prepared in a transaction, sent outside it. */
-export const forward: HandlerFactory = (deps) =>
-  deps.commands.effectHandler(
-    200,
-    (tx, caller, req) => prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, req.body as JsonBody<operations['forward']>),
-    async (prepared) => {
-      const { config } = deps;
-      const response = await performForward(prepared, {
-        allowList: config.forwardAllowList,
-        allowPrivate: config.forwardAllowPrivateNetworks,
-        timeoutMs: config.forwardTimeoutMs,
-        maxResponseBytes: config.forwardMaxResponseBytes,
-      });
-      return {
-        pspReference: prepared.pspReference,
-        ...(prepared.storedPaymentMethodId && { storedPaymentMethodId: prepared.storedPaymentMethodId }),
-        ...(prepared.merchantReference && { merchantReference: prepared.merchantReference }),
-        response,
-      };
-    },
-  );
+export const forward = outboundCommand('forward')(
+  async ({ tx, body, caller }, deps) => prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body),
+  async (prepared, { config }) => {
+    const response = await performForward(prepared, {
+      allowList: config.forwardAllowList,
+      allowPrivate: config.forwardAllowPrivateNetworks,
+      timeoutMs: config.forwardTimeoutMs,
+      maxResponseBytes: config.forwardMaxResponseBytes,
+    });
+    return {
+      pspReference: prepared.pspReference,
+      ...(prepared.storedPaymentMethodId && { storedPaymentMethodId: prepared.storedPaymentMethodId }),
+      ...(prepared.merchantReference && { merchantReference: prepared.merchantReference }),
+      response,
+    };
+  },
+);

@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { settleDueCapture } from '../checkout/payments.domain.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import type { Logger } from '../logger.js';
-import type { Delivery, Payment, Store } from '../store/types.js';
+import type { Delivery, Store } from '../store/types.js';
 import { idempotencyCutoff } from '../http/idempotency.js';
 import { toNotification } from './notification.js';
 import { sendNotification, type SendOptions } from './sender.js';
@@ -25,11 +24,18 @@ export function nextAttemptAfter(failures: number, eventCreatedAt: Date, now: Da
   return new Date(now.getTime() + (policy.scheduleSeconds[step] ?? 0) * 1000);
 }
 
+/**
+ * Work an area registers to be done on every round, before deliveries (checkout settles the
+ * automatic captures that fell due): the kernel runs it without knowing what it is.
+ */
+export type DueWork = (store: Store, clock: Clock) => Promise<void>;
+
 export interface DispatcherDeps {
   store: Store;
   clock: Clock;
   vault: CardVault;
   logger: Logger;
+  dueWork?: DueWork[];
 }
 
 /**
@@ -121,17 +127,8 @@ export class Dispatcher {
     try {
       await this.purgeWhenDue();
       const { store, clock } = this.deps;
-      // Looked up on the read connection: an idle tick must not take a write transaction.
-      const horizon = await store.read(async (tx) => {
-        await clock.refresh(tx);
-        return clock.latest().toISOString();
-      });
-      const isDue = (p: Payment) => p.autoCaptureAt !== null && p.autoCaptureAt <= clock.now(p.companyId).toISOString();
-      if ((await store.read((tx) => tx.dueAutoCaptures(horizon, 100))).some(isDue)) {
-        await store.transaction(async (tx) => {
-          for (const payment of (await tx.dueAutoCaptures(horizon, 100)).filter(isDue)) await settleDueCapture(tx, clock.now(payment.companyId), payment);
-        });
-      }
+      await store.read((tx) => clock.refresh(tx));
+      for (const work of this.deps.dueWork ?? []) await work(store, clock);
       const due = await this.dueDeliveries();
       for (const delivery of due) {
         if (this.running.has(delivery.webhookId)) continue;

@@ -1,8 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
-import { vetDestination } from '../checkout/destination.js';
 import type { CardVault } from '../crypto/card-vault.js';
-import { ApiError } from '../http/errors.js';
+import { outboundCall } from '../outbound/client.js';
+import { allowListOf } from '../outbound/guard.js';
 import type { Webhook } from '../store/types.js';
 
 export interface SendOptions {
@@ -23,52 +21,33 @@ export interface SendResult {
 const MAX_BODY = 10_000;
 
 /**
- * POSTs one notification to a webhook. Never throws: every failure is a result. The destination
- * passes the same guard as /forward (allow-list, public addresses, pinned address, no redirects).
+ * POSTs one notification to a webhook with the one outbound client (the same guard, pinned
+ * address, timeout and no-redirect rule as /forward). Never throws: every failure is a result.
  * A 2xx, or a body containing `[accepted]`, accepts.
  */
 export async function sendNotification(webhook: Webhook, payload: string, vault: CardVault, options: SendOptions, now: () => number = Date.now): Promise<SendResult> {
   const started = now();
   const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.max(0, Math.round(now() - started)) });
-  let destination;
-  try {
-    const allowList = [...(options.allowList[webhook.merchantId] ?? []), ...(options.allowList['*'] ?? [])];
-    destination = await vetDestination(webhook.url, allowList, options.allowPrivate);
-  } catch (error) {
-    return done({ outcome: 'error', statusCode: null, error: error instanceof ApiError ? error.message : 'destination refused', body: '' });
-  }
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), 'user-agent': 'payments-platform-webhooks/1' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'payments-platform-webhooks/1' };
   if (webhook.username && webhook.encryptedPassword) {
     headers.authorization = `Basic ${Buffer.from(`${webhook.username}:${vault.decrypt(webhook.encryptedPassword)}`).toString('base64')}`;
   }
-  const lenient = webhook.acceptsSelfSignedCertificate || webhook.acceptsUntrustedRootCertificate || webhook.acceptsExpiredCertificate;
-  const client = destination.url.protocol === 'https:' ? https : http;
-  return new Promise<SendResult>((resolve) => {
-    const request = client.request(
-      destination.url,
-      {
-        method: 'POST',
-        headers,
-        lookup: (_host, _options, callback) => callback(null, destination.address, destination.family),
-        timeout: options.timeoutMs,
-        ...(destination.url.protocol === 'https:' && { rejectUnauthorized: !lenient }),
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (body.length < MAX_BODY) body += chunk.slice(0, MAX_BODY - body.length);
-        });
-        response.on('end', () => {
-          const statusCode = response.statusCode ?? 0;
-          const accepted = (statusCode >= 200 && statusCode < 300) || body.includes('[accepted]');
-          resolve(done({ outcome: accepted ? 'accepted' : 'rejected', statusCode, error: accepted ? null : `answered ${statusCode}`, body }));
-        });
-        response.on('error', () => resolve(done({ outcome: 'error', statusCode: response.statusCode ?? null, error: 'the response broke off', body })));
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)));
-    request.on('error', (error) => resolve(done({ outcome: 'error', statusCode: null, error: error.message || (error as NodeJS.ErrnoException).code || 'connection failed', body: '' })));
-    request.end(payload);
-  });
+  try {
+    const response = await outboundCall({
+      url: webhook.url,
+      method: 'POST',
+      headers,
+      body: payload,
+      allowList: allowListOf(options.allowList, webhook.merchantId),
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: MAX_BODY,
+      overflow: 'truncate',
+      lenientTls: webhook.acceptsSelfSignedCertificate || webhook.acceptsUntrustedRootCertificate || webhook.acceptsExpiredCertificate,
+    });
+    const accepted = (response.status >= 200 && response.status < 300) || response.body.includes('[accepted]');
+    return done({ outcome: accepted ? 'accepted' : 'rejected', statusCode: response.status, error: accepted ? null : `answered ${response.status}`, body: response.body });
+  } catch (error) {
+    return done({ outcome: 'error', statusCode: null, error: error instanceof Error ? error.message : 'connection failed', body: '' });
+  }
 }

@@ -1,11 +1,14 @@
+import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { originAllowed } from '../management/credentials.domain.js';
+import { originAllowed } from '../auth/origins.js';
 import type { Store } from '../store/types.js';
 import { ApiError, ERR_NOT_ALLOWED } from './errors.js';
 import { callerOf } from './request-context.js';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-API-Key';
-const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-API-Key'];
+const ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+const preflight = cors({ origin: true, methods: ALLOWED_METHODS, allowedHeaders: ALLOWED_HEADERS, maxAge: 600, optionsSuccessStatus: 204 });
 
 /**
  * Answers CORS preflights. They carry no credentials, so they cannot be checked against a
@@ -13,17 +16,11 @@ const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
  * Access-Control-Allow-Origin, so the browser withholds the answer.
  */
 export const corsPreflight: RequestHandler = (req, res, next) => {
-  const origin = req.get('origin');
-  if (req.method !== 'OPTIONS' || !origin || !req.get('access-control-request-method')) return next();
-  res.set({
-    'Access-Control-Allow-Origin': origin,
-    'Access-Control-Allow-Methods': ALLOWED_METHODS,
-    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-    'Access-Control-Max-Age': '600',
-    Vary: 'Origin',
-  });
-  res.status(204).end();
+  if (req.method !== 'OPTIONS' || !req.get('origin') || !req.get('access-control-request-method')) return next();
+  preflight(req, res, next);
 };
+
+const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key'] });
 
 /**
  * A browser request (with an Origin) is served only to origins the credential allows; an empty
@@ -36,7 +33,6 @@ export function corsCheck(store: Store): RequestHandler {
     const { credential } = callerOf(res);
     const origins = await store.read((tx) => tx.listAllowedOrigins(credential.id));
     if (!originAllowed(origins, origin)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
-    res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Idempotency-Key', Vary: 'Origin' });
-    next();
+    actual(req, res, next);
   };
 }

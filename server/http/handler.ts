@@ -68,7 +68,8 @@ export interface Operation<Id extends OperationId> {
 function callOf<Id extends OperationId>(req: Request, caller: Caller): Call<Id> {
   // The validator has checked body, path and query against the spec before this runs: this is
   // the one place where the request is read as the spec's types.
-  return { body: req.body as BodyOf<Id>, path: req.params as PathOf<Id>, query: req.query as QueryOf<Id>, caller, req };
+  const path = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
+  return { body: req.body as BodyOf<Id>, path: path as PathOf<Id>, query: req.query as QueryOf<Id>, caller, req };
 }
 
 /** Sends the body without its undefined fields: echoed optional request fields are often absent. */
@@ -85,39 +86,37 @@ export function send(res: Response, status: number, body: unknown): void {
 /**
  * An operation that reads, or changes state without needing a replayable response: the
  * handler returns the spec's success body (checked by the compiler against the operation's
- * response schema) or throws the area's error.
+ * response schema) or throws the area's error. Written `operation('getPaymentLink')(async (call,
+ * deps) => …)`: the operationId fixes the types before the handler is read, so the literals it
+ * returns are checked against the spec's enums.
  */
-export function operation<Id extends OperationId>(operationId: Id, handle: (call: Call<Id>, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> {
-  return {
+export function operation<Id extends OperationId>(operationId: Id) {
+  return (handle: (call: Call<Id>, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> => ({
     operationId,
     build: (deps) => {
       const status = deps.successStatus(operationId);
       return async (req, res) => send(res, status, await handle(callOf<Id>(req, callerOf(res)), deps));
     },
-  };
+  });
 }
 
 /**
  * A state-changing checkout operation: it runs in one transaction and, with an Idempotency-Key,
  * its response is stored in that transaction and replayed to repeats (server/http/idempotency.ts).
  */
-export function command<Id extends OperationId>(operationId: Id, handle: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> {
-  return {
+export function command<Id extends OperationId>(operationId: Id) {
+  return (handle: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> => ({
     operationId,
     build: (deps) => deps.commands.handler(deps.successStatus(operationId), (tx, caller, req) => handle({ ...callOf<Id>(req, caller), tx }, deps)),
-  };
+  });
 }
 
 /**
  * A command whose effect leaves this system (an outbound call): `prepare` runs in a
  * transaction, `effect` outside any; with an Idempotency-Key the response is recorded after.
  */
-export function outboundCommand<Id extends OperationId, P>(
-  operationId: Id,
-  prepare: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<P>,
-  effect: (prepared: P, deps: HandlerDeps) => Promise<SuccessOf<Id>>,
-): Operation<Id> {
-  return {
+export function outboundCommand<Id extends OperationId>(operationId: Id) {
+  return <P>(prepare: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<P>, effect: (prepared: P, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> => ({
     operationId,
     build: (deps) =>
       deps.commands.effectHandler(
@@ -125,5 +124,5 @@ export function outboundCommand<Id extends OperationId, P>(
         (tx, caller, req) => prepare({ ...callOf<Id>(req, caller), tx }, deps),
         (prepared) => effect(prepared, deps),
       ),
-  };
+  });
 }

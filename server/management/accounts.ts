@@ -1,8 +1,7 @@
 import type { components } from '../../generated/management.js';
-import { baseUrlOf, pathParam } from '../http/links.js';
-import type { HandlerFactory } from '../http/types.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
-import { callerOf } from '../http/request-context.js';
+import { operation } from '../http/handler.js';
+import { baseUrlOf } from '../http/links.js';
 import type { Merchant } from '../store/types.js';
 import { listVisibleMerchants } from './accounts.domain.js';
 import { pageOf, paginated } from './pagination.js';
@@ -32,11 +31,9 @@ export function toMerchantView(m: Merchant, base: string): MerchantView {
 }
 
 /** GET /companies/{companyId}/merchants */
-export const listMerchantAccounts: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const companyId = pathParam(req, 'companyId');
-  const page = pageOf(req.query);
+export const listMerchantAccounts = operation('listMerchantAccounts')(async ({ path: { companyId }, query, caller: { credential }, req }, deps) => {
+  const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => listVisibleMerchants(tx, credential, companyId, page));
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-  res.json(paginated(base, `/companies/${companyId}/merchants`, page, items.map((m) => toMerchantView(m, base)), total));
-};
+  return paginated(base, `/companies/${companyId}/merchants`, page, items.map((m) => toMerchantView(m, base)), total);
+});

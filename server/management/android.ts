@@ -1,9 +1,7 @@
 import type { Request } from 'express';
 import { unlink } from 'node:fs/promises';
-import { pathParam } from '../http/links.js';
+import { operation } from '../http/handler.js';
 import { adoptUpload, uploadsOf } from '../http/uploads.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory } from '../http/types.js';
 import type { AndroidApp, AndroidCertificate } from '../store/types.js';
 import * as domain from './android.domain.js';
 import { pageOf } from './pagination.js';
@@ -34,65 +32,64 @@ function uploaded(req: Request): domain.UploadedFile | undefined {
   const file = uploadsOf(req).find((f) => f.fieldname === 'file');
   return file && { path: file.path, size: file.size, originalName: file.originalname };
 }
-const descriptionOf = (req: Request) => (typeof req.body?.description === 'string' && req.body.description ? (req.body.description as string) : undefined);
+
+/** The multipart `description` field: the spec's JSON body type does not describe the multipart form. */
+function descriptionOf(req: Request): string | undefined {
+  const form: unknown = req.body;
+  if (form === null || typeof form !== 'object' || !('description' in form)) return undefined;
+  const { description } = form;
+  return typeof description === 'string' && description ? description : undefined;
+}
 
 /** GET /companies/{companyId}/androidApps */
-export const listAndroidApps: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const listAndroidApps = operation('listAndroidApps')(async ({ path, query, caller: { credential } }, deps) => {
   const filter = {
-    ...(typeof req.query.packageName === 'string' && { packageName: req.query.packageName }),
-    ...(req.query.versionCode !== undefined && { versionCode: Number(req.query.versionCode) }),
+    ...(query.packageName !== undefined && { packageName: query.packageName }),
+    ...(query.versionCode !== undefined && { versionCode: query.versionCode }),
   };
-  const apps = await deps.store.read((tx) => domain.listApps(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
-  res.json({ data: apps.map(toAppView) });
-};
+  const apps = await deps.store.read((tx) => domain.listApps(tx, credential, path.companyId, filter, pageOf(query, 20)));
+  return { data: apps.map(toAppView) };
+});
 
 /**
  * POST /companies/{companyId}/androidApps: the APK is already streamed to a temporary file; it
  * is moved into place with the record, and removed again if the record is not committed.
  */
-export const uploadAndroidApp: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const uploadAndroidApp = operation('uploadAndroidApp')(async ({ path, caller: { credential }, req }, deps) => {
   let adopted: string | undefined;
-  const adopt = async (path: string, name: string) => (adopted = await adoptUpload(deps.config.uploadDir, path, name));
+  const adopt = async (temporaryPath: string, name: string) => (adopted = await adoptUpload(deps.config.uploadDir, temporaryPath, name));
   const app = await deps.store
-    .transaction((tx) => domain.registerApp(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'companyId'), uploaded(req), descriptionOf(req), adopt))
+    .transaction((tx) => domain.registerApp(tx, deps.clock.now(credential.companyId), credential, path.companyId, uploaded(req), descriptionOf(req), adopt))
     .catch(async (error: unknown) => {
       if (adopted) await unlink(adopted).catch(() => undefined);
       throw error;
     });
   deps.android.enqueue(app.id);
-  res.json({ id: app.id });
-};
+  return { id: app.id };
+});
 
 /** GET /companies/{companyId}/androidApps/{id} */
-export const getAndroidApp: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  res.json(toAppView(await deps.store.read((tx) => domain.appOf(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'id')))));
-};
+export const getAndroidApp = operation('getAndroidApp')(async ({ path, caller: { credential } }, deps) =>
+  toAppView(await deps.store.read((tx) => domain.appOf(tx, credential, path.companyId, path.id))),
+);
 
 /** PATCH /companies/{companyId}/androidApps/{id}: read the APK again. */
-export const reprocessAndroidApp: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const app = await deps.store.transaction((tx) => domain.reprocessApp(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'companyId'), pathParam(req, 'id')));
+export const reprocessAndroidApp = operation('reprocessAndroidApp')(async ({ path, caller: { credential } }, deps) => {
+  const app = await deps.store.transaction((tx) => domain.reprocessApp(tx, deps.clock.now(credential.companyId), credential, path.companyId, path.id));
   deps.android.enqueue(app.id);
-  res.json({ Message: 'The app is being reprocessed.' });
-};
+  return { Message: 'The app is being reprocessed.' };
+});
 
 /** GET /companies/{companyId}/androidCertificates */
-export const listAndroidCertificates: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const filter = typeof req.query.certificateName === 'string' ? { name: req.query.certificateName } : {};
-  const list = await deps.store.read((tx) => domain.listCertificates(tx, credential, pathParam(req, 'companyId'), filter, pageOf(req.query, 20)));
-  res.json({ data: list.map(toCertificateView) });
-};
+export const listAndroidCertificates = operation('listAndroidCertificates')(async ({ path, query, caller: { credential } }, deps) => {
+  const filter = query.certificateName !== undefined ? { name: query.certificateName } : {};
+  const list = await deps.store.read((tx) => domain.listCertificates(tx, credential, path.companyId, filter, pageOf(query, 20)));
+  return { data: list.map(toCertificateView) };
+});
 
 /** POST /companies/{companyId}/androidCertificates */
-export const uploadAndroidCertificate: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const companyId = pathParam(req, 'companyId');
+export const uploadAndroidCertificate = operation('uploadAndroidCertificate')(async ({ path, caller: { credential }, req }, deps) => {
   const read = await domain.readCertificate(uploaded(req));
-  const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(credential.companyId), credential, companyId, read, descriptionOf(req)));
-  res.json({ id: certificate.id });
-};
-
+  const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(credential.companyId), credential, path.companyId, read, descriptionOf(req)));
+  return { id: certificate.id };
+});

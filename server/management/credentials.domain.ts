@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newApiKey } from '../auth/credentials.domain.js';
-import { parseOrigin } from '../checkout/origin-keys.domain.js';
+import { parseOrigin } from '../auth/origins.js';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../http/errors.js';
 import type { AllowedOrigin, Credential, Page, Tx } from '../store/types.js';
 import { visibleCompany, visibleMerchant } from './accounts.domain.js';
@@ -84,7 +84,3 @@ export async function ownAllowedOrigin(tx: Tx, caller: Credential, id: string): 
   return origin;
 }
 
-/** Whether a browser origin may use the credential: an empty list allows any origin. */
-export function originAllowed(origins: AllowedOrigin[], origin: string): boolean {
-  return origins.length === 0 || origins.some((o) => o.domain === origin);
-}

@@ -1,10 +1,8 @@
 import type { components } from '../../generated/management.js';
 import { assertMayManage } from '../auth/policy.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
-import { baseUrlOf, pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerDeps, HandlerFactory, JsonBody } from '../http/types.js';
-import type { operations } from '../../generated/management.js';
+import { type HandlerDeps, operation } from '../http/handler.js';
+import { baseUrlOf } from '../http/links.js';
 import * as domain from './credentials.domain.js';
 import { credentialLinks, toOriginView } from './me.js';
 import { pageOf, paginated } from './pagination.js';
@@ -30,99 +28,84 @@ export function toCredentialView({ credential: c, origins }: domain.CredentialVi
 }
 
 /** GET /companies/{companyId}/apiCredentials */
-export const listCompanyApiCredentials: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const companyId = pathParam(req, 'companyId');
-  const page = pageOf(req.query);
+export const listCompanyApiCredentials = operation('listCompanyApiCredentials')(async ({ path: { companyId }, query, caller: { credential }, req }, deps) => {
+  const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listCompanyCredentials(tx, credential, companyId, page));
   const b = base(deps, req);
-  res.json(paginated(b, `/companies/${companyId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total));
-};
+  return paginated(b, `/companies/${companyId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total);
+});
 
 /** GET /merchants/{merchantId}/apiCredentials */
-export const listMerchantApiCredentials: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const merchantId = pathParam(req, 'merchantId');
-  const page = pageOf(req.query);
+export const listMerchantApiCredentials = operation('listMerchantApiCredentials')(async ({ path: { merchantId }, query, caller: { credential }, req }, deps) => {
+  const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listMerchantCredentials(tx, credential, merchantId, page));
   const b = base(deps, req);
-  res.json(paginated(b, `/merchants/${merchantId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total));
-};
+  return paginated(b, `/merchants/${merchantId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total);
+});
 
 /** GET /companies/{companyId}/apiCredentials/{apiCredentialId} */
-export const getCompanyApiCredential: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
-  res.json(toCredentialView(view, base(deps, req)));
-};
+export const getCompanyApiCredential = operation('getCompanyApiCredential')(async ({ path, caller: { credential }, req }, deps) => {
+  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, path.companyId, path.apiCredentialId));
+  return toCredentialView(view, base(deps, req));
+});
 
 /** GET /merchants/{merchantId}/apiCredentials/{apiCredentialId} */
-export const getMerchantApiCredential: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const view = await deps.store.read((tx) => domain.merchantCredential(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'apiCredentialId')));
+export const getMerchantApiCredential = operation('getMerchantApiCredential')(async ({ path, caller: { credential }, req }, deps) => {
+  const view = await deps.store.read((tx) => domain.merchantCredential(tx, credential, path.merchantId, path.apiCredentialId));
   const { associatedMerchantAccounts: _a, ...merchantView } = toCredentialView(view, base(deps, req));
-  res.json(merchantView);
-};
+  return merchantView;
+});
 
 /** GET /companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins */
-export const listCompanyAllowedOrigins: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId')));
+export const listCompanyAllowedOrigins = operation('listCompanyAllowedOrigins')(async ({ path, caller: { credential }, req }, deps) => {
+  const view = await deps.store.read((tx) => domain.companyCredential(tx, credential, path.companyId, path.apiCredentialId));
   const b = base(deps, req);
-  res.json({ data: view.origins.map((o) => toOriginView(o, b)) });
-};
+  return { data: view.origins.map((o) => toOriginView(o, b)) };
+});
 
 /** POST /companies/{companyId}/apiCredentials/{apiCredentialId}/generateApiKey */
-export const generateNewCompanyApiKey: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const generateNewCompanyApiKey = operation('generateNewCompanyApiKey')(async ({ path, caller: { credential } }, deps) => {
   const apiKey = await deps.store.transaction(async (tx) => {
-    const { credential: target } = await domain.companyCredential(tx, credential, pathParam(req, 'companyId'), pathParam(req, 'apiCredentialId'));
+    const { credential: target } = await domain.companyCredential(tx, credential, path.companyId, path.apiCredentialId);
     assertMayManage(credential, target);
     return domain.rotateApiKey(tx, deps.clock.now(target.companyId), target);
   });
-  res.json({ apiKey });
-};
+  return { apiKey };
+});
 
 /** POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateApiKey */
-export const generateNewMerchantApiKey: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const generateNewMerchantApiKey = operation('generateNewMerchantApiKey')(async ({ path, caller: { credential } }, deps) => {
   const apiKey = await deps.store.transaction(async (tx) => {
-    const { credential: target } = await domain.merchantCredential(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'apiCredentialId'));
+    const { credential: target } = await domain.merchantCredential(tx, credential, path.merchantId, path.apiCredentialId);
     assertMayManage(credential, target);
     return domain.rotateApiKey(tx, deps.clock.now(target.companyId), target);
   });
-  res.json({ apiKey });
-};
+  return { apiKey };
+});
 
 /** GET /me/allowedOrigins */
-export const getAllowedOrigins: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const getAllowedOrigins = operation('getAllowedOrigins')(async ({ caller: { credential }, req }, deps) => {
   const origins = await deps.store.read((tx) => tx.listAllowedOrigins(credential.id));
   const b = base(deps, req);
-  res.json({ data: origins.map((o) => toOriginView(o, b)) });
-};
+  return { data: origins.map((o) => toOriginView(o, b)) };
+});
 
 /** POST /me/allowedOrigins */
-export const addAllowedOrigin: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['addAllowedOrigin']>;
+export const addAllowedOrigin = operation('addAllowedOrigin')(async ({ body, caller: { credential }, req }, deps) => {
   const origin = await deps.store.transaction((tx) => domain.addAllowedOrigin(tx, deps.clock.now(credential.companyId), credential, body.domain));
-  res.json(toOriginView(origin, base(deps, req)));
-};
+  return toOriginView(origin, base(deps, req));
+});
 
 /** GET /me/allowedOrigins/{originId} */
-export const getAllowedOriginDetails: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const origin = await deps.store.read((tx) => domain.ownAllowedOrigin(tx, credential, pathParam(req, 'originId')));
-  res.json(toOriginView(origin, base(deps, req)));
-};
+export const getAllowedOriginDetails = operation('getAllowedOriginDetails')(async ({ path, caller: { credential }, req }, deps) => {
+  const origin = await deps.store.read((tx) => domain.ownAllowedOrigin(tx, credential, path.originId));
+  return toOriginView(origin, base(deps, req));
+});
 
 /** DELETE /me/allowedOrigins/{originId} */
-export const removeAllowedOrigin: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
+export const removeAllowedOrigin = operation('removeAllowedOrigin')(async ({ path, caller: { credential } }, deps) => {
   await deps.store.transaction(async (tx) => {
-    const origin = await domain.ownAllowedOrigin(tx, credential, pathParam(req, 'originId'));
+    const origin = await domain.ownAllowedOrigin(tx, credential, path.originId);
     await tx.deleteAllowedOrigin(origin.id);
   });
-  res.status(204).end();
-};
+});

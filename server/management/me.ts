@@ -1,11 +1,7 @@
-import type { components } from '../../generated/management.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
+import { operation } from '../http/handler.js';
 import { baseUrlOf } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory } from '../http/types.js';
 import type { AllowedOrigin, Credential } from '../store/types.js';
-
-type MeApiCredential = components['schemas']['MeApiCredential'];
 
 /** The wire form of an allowed origin. */
 export const toOriginView = (o: AllowedOrigin, base: string) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } } });
@@ -22,11 +18,10 @@ export function credentialLinks(c: Credential, base: string) {
 }
 
 /** GET /me: the credential that made the request. */
-export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res) => {
-  const { credential: c } = callerOf(res);
+export const getApiCredentialDetails = operation('getApiCredentialDetails')(async ({ caller: { credential: c }, req }, deps) => {
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
   const [company, origins] = await deps.store.read(async (tx) => [await tx.getCompany(c.companyId), await tx.listAllowedOrigins(c.id)] as const);
-  const body: MeApiCredential = {
+  return {
     id: c.id,
     username: c.username,
     companyName: company?.name ?? c.companyId,
@@ -39,5 +34,4 @@ export const getApiCredentialDetails: HandlerFactory = (deps) => async (req, res
     associatedMerchantAccounts: c.merchantId ? [c.merchantId] : c.associatedMerchantAccounts,
     _links: credentialLinks(c, base),
   };
-  res.json(body);
-};
+});

@@ -1,16 +1,15 @@
-import type { operations } from '../../generated/management.js';
+import type { Request } from 'express';
+import type { components } from '../../generated/management.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
-import { baseUrlOf, pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerDeps, HandlerFactory, JsonBody } from '../http/types.js';
+import { type HandlerDeps, operation } from '../http/handler.js';
+import { baseUrlOf } from '../http/links.js';
 import type { PaymentMethodSetting, PayoutSetting, SplitConfigurationRecord } from '../store/types.js';
 import { pageOf, paginated } from './pagination.js';
 import * as payouts from './payouts.domain.js';
 import * as methods from './payment-method-settings.domain.js';
 import * as splits from './splits.domain.js';
 
-const merchantOf = (req: Parameters<typeof pathParam>[0]) => pathParam(req, 'merchantId');
-const base = (deps: HandlerDeps, req: Parameters<typeof baseUrlOf>[0]) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
+const base = (deps: HandlerDeps, req: Request) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
 
 // Payout settings.
 
@@ -25,38 +24,30 @@ export const toPayoutView = (s: PayoutSetting) => ({
 });
 
 /** GET /merchants/{merchantId}/payoutSettings */
-export const listPayoutSettings: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const list = await deps.store.transaction((tx) => payouts.listPayoutSettings(tx, deps.clock.now(credential.companyId), credential, merchantOf(req)));
-  res.json({ data: list.map(toPayoutView) });
-};
+export const listPayoutSettings = operation('listPayoutSettings')(async ({ path, caller: { credential } }, deps) => {
+  const list = await deps.store.transaction((tx) => payouts.listPayoutSettings(tx, deps.clock.now(credential.companyId), credential, path.merchantId));
+  return { data: list.map(toPayoutView) };
+});
 
 /** POST /merchants/{merchantId}/payoutSettings */
-export const addPayoutSetting: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['addPayoutSetting']>;
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.addPayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), body))));
-};
+export const addPayoutSetting = operation('addPayoutSetting')(async ({ body, path, caller: { credential } }, deps) =>
+  toPayoutView(await deps.store.transaction((tx) => payouts.addPayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, body))),
+);
 
 /** GET /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
-export const getPayoutSetting: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.getPayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')))));
-};
+export const getPayoutSetting = operation('getPayoutSetting')(async ({ path, caller: { credential } }, deps) =>
+  toPayoutView(await deps.store.transaction((tx) => payouts.getPayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId))),
+);
 
 /** PATCH /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
-export const updatePayoutSetting: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['updatePayoutSetting']>;
-  res.json(toPayoutView(await deps.store.transaction((tx) => payouts.updatePayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId'), body))));
-};
+export const updatePayoutSetting = operation('updatePayoutSetting')(async ({ body, path, caller: { credential } }, deps) =>
+  toPayoutView(await deps.store.transaction((tx) => payouts.updatePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId, body))),
+);
 
 /** DELETE /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
-export const deletePayoutSetting: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  await deps.store.transaction((tx) => payouts.deletePayoutSetting(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'payoutSettingsId')));
-  res.status(204).end();
-};
+export const deletePayoutSetting = operation('deletePayoutSetting')(async ({ path, caller: { credential } }, deps) => {
+  await deps.store.transaction((tx) => payouts.deletePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId));
+});
 
 // Payment method settings.
 
@@ -79,105 +70,158 @@ export const toMethodView = (s: PaymentMethodSetting) => ({
 });
 
 /** GET /merchants/{merchantId}/paymentMethodSettings */
-export const getAllPaymentMethods: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const merchantId = merchantOf(req);
-  const page = pageOf(req.query);
+export const getAllPaymentMethods = operation('getAllPaymentMethods')(async ({ path: { merchantId }, query, caller: { credential }, req }, deps) => {
+  const page = pageOf(query);
   const filter = {
-    ...(typeof req.query.storeId === 'string' && { storeId: req.query.storeId }),
-    ...(typeof req.query.businessLineId === 'string' && { businessLineId: req.query.businessLineId }),
+    ...(query.storeId !== undefined && { storeId: query.storeId }),
+    ...(query.businessLineId !== undefined && { businessLineId: query.businessLineId }),
   };
   const { items, total } = await deps.store.read((tx) => methods.listSettings(tx, credential, merchantId, filter, page));
-  res.json({ ...paginated(base(deps, req), `/merchants/${merchantId}/paymentMethodSettings`, page, items.map(toMethodView), total), typesWithErrors: [] });
-};
+  return { ...paginated(base(deps, req), `/merchants/${merchantId}/paymentMethodSettings`, page, items.map(toMethodView), total), typesWithErrors: [] };
+});
 
 /** POST /merchants/{merchantId}/paymentMethodSettings */
-export const requestPaymentMethod: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['requestPaymentMethod']>;
-  res.json(toMethodView(await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), body))));
-};
+export const requestPaymentMethod = operation('requestPaymentMethod')(async ({ body, path, caller: { credential } }, deps) =>
+  toMethodView(await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, body))),
+);
 
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
-export const getPaymentMethodDetails: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  res.json(toMethodView(await deps.store.read((tx) => methods.getSetting(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId')))));
-};
+export const getPaymentMethodDetails = operation('getPaymentMethodDetails')(async ({ path, caller: { credential } }, deps) =>
+  toMethodView(await deps.store.read((tx) => methods.getSetting(tx, credential, path.merchantId, path.paymentMethodId))),
+);
 
 /** PATCH /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
-export const updatePaymentMethod: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['updatePaymentMethod']>;
-  res.json(toMethodView(await deps.store.transaction((tx) => methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body))));
-};
+export const updatePaymentMethod = operation('updatePaymentMethod')(async ({ body, path, caller: { credential } }, deps) =>
+  toMethodView(await deps.store.transaction((tx) => methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body))),
+);
 
 /** POST /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains */
-export const addApplePayDomain: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['addApplePayDomain']>;
-  await deps.store.transaction((tx) => methods.addApplePayDomains(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'paymentMethodId'), body.domains));
-  res.status(204).end();
-};
+export const addApplePayDomain = operation('addApplePayDomain')(async ({ body, path, caller: { credential } }, deps) => {
+  await deps.store.transaction((tx) => methods.addApplePayDomains(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body.domains));
+});
 
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains */
-export const getApplePayDomains: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  res.json({ domains: await deps.store.read((tx) => methods.applePayDomains(tx, credential, merchantOf(req), pathParam(req, 'paymentMethodId'))) });
-};
+export const getApplePayDomains = operation('getApplePayDomains')(async ({ path, caller: { credential } }, deps) => ({
+  domains: await deps.store.read((tx) => methods.applePayDomains(tx, credential, path.merchantId, path.paymentMethodId)),
+}));
 
 // Split configurations.
 
-export const toSplitView = (c: SplitConfigurationRecord) => ({ splitConfigurationId: c.id, description: c.description, rules: c.rules });
+type SplitRule = components['schemas']['SplitConfigurationRule'];
+type SplitLogic = components['schemas']['SplitConfigurationLogic'];
+type StoredRule = SplitConfigurationRecord['rules'][number];
 
-const splitHandler =
-  (work: (deps: HandlerDeps, req: Parameters<typeof pathParam>[0], credential: ReturnType<typeof callerOf>['credential']) => Promise<SplitConfigurationRecord>): HandlerFactory =>
-  (deps) =>
-  async (req, res) => {
-    res.json(toSplitView(await work(deps, req, callerOf(res).credential)));
+/**
+ * The store keeps split rules as loose records (they were validated against the spec when they
+ * came in): the wire form is read back field by field, each enum checked against the spec's values.
+ */
+function oneOf<const T extends string>(values: readonly T[], field: string, value: unknown): T {
+  const found = values.find((v) => v === value);
+  if (found === undefined) throw new Error(`stored split rule: ${field} ${String(value)} is not one of the spec's values`);
+  return found;
+}
+const optionalOneOf = <const T extends string>(values: readonly T[], field: string, value: unknown): T | undefined => (value === undefined ? undefined : oneOf(values, field, value));
+const optionalNumber = (value: unknown) => (typeof value === 'number' ? value : undefined);
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const objectOf = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value)) : {});
+
+const DEDUCT = ['deductFromLiableAccount', 'deductFromOneBalanceAccount'] as const;
+const DEDUCT_OR_SPLIT = [...DEDUCT, 'deductAccordingToSplitRatio'] as const;
+const ADD = ['addToLiableAccount', 'addToOneBalanceAccount'] as const;
+
+function toSplitLogicView(l: StoredRule['splitLogic']): SplitLogic {
+  const commission = objectOf(l.commission);
+  const additional = l.additionalCommission === undefined ? undefined : objectOf(l.additionalCommission);
+  return {
+    splitLogicId: l.splitLogicId,
+    commission: { fixedAmount: optionalNumber(commission.fixedAmount), variablePercentage: optionalNumber(commission.variablePercentage) },
+    additionalCommission: additional && {
+      balanceAccountId: optionalString(additional.balanceAccountId),
+      fixedAmount: optionalNumber(additional.fixedAmount),
+      variablePercentage: optionalNumber(additional.variablePercentage),
+    },
+    acquiringFees: optionalOneOf(DEDUCT, 'acquiringFees', l.acquiringFees),
+    adyenCommission: optionalOneOf(DEDUCT, 'adyenCommission', l.adyenCommission),
+    adyenFees: optionalOneOf(DEDUCT, 'adyenFees', l.adyenFees),
+    adyenMarkup: optionalOneOf(DEDUCT, 'adyenMarkup', l.adyenMarkup),
+    chargeback: optionalOneOf(DEDUCT_OR_SPLIT, 'chargeback', l.chargeback),
+    chargebackCostAllocation: optionalOneOf(DEDUCT, 'chargebackCostAllocation', l.chargebackCostAllocation),
+    interchange: optionalOneOf(DEDUCT, 'interchange', l.interchange),
+    paymentFee: optionalOneOf(DEDUCT, 'paymentFee', l.paymentFee),
+    refund: optionalOneOf(DEDUCT_OR_SPLIT, 'refund', l.refund),
+    refundCostAllocation: optionalOneOf(DEDUCT, 'refundCostAllocation', l.refundCostAllocation),
+    remainder: optionalOneOf(ADD, 'remainder', l.remainder),
+    schemeFee: optionalOneOf(DEDUCT, 'schemeFee', l.schemeFee),
+    surcharge: optionalOneOf(ADD, 'surcharge', l.surcharge),
+    tip: optionalOneOf(ADD, 'tip', l.tip),
   };
+}
+
+const toSplitRuleView = (r: StoredRule): SplitRule => ({
+  ruleId: r.ruleId,
+  currency: r.currency,
+  fundingSource: oneOf(['charged', 'credit', 'debit', 'deferred_debit', 'prepaid', 'ANY'], 'fundingSource', r.fundingSource),
+  paymentMethod: r.paymentMethod,
+  shopperInteraction: oneOf(['Ecommerce', 'ContAuth', 'Moto', 'POS', 'ANY'], 'shopperInteraction', r.shopperInteraction),
+  cardRegion: optionalOneOf(['international', 'intraEEA', 'intraRegional', 'interRegional', 'domestic', 'ANY'], 'cardRegion', r.cardRegion),
+  splitLogic: toSplitLogicView(r.splitLogic),
+});
+
+export const toSplitView = (c: SplitConfigurationRecord) => ({ splitConfigurationId: c.id, description: c.description, rules: c.rules.map(toSplitRuleView) });
 
 /** GET /merchants/{merchantId}/splitConfigurations */
-export const listSplitConfigurations: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  res.json({ data: (await deps.store.read((tx) => splits.listProfiles(tx, credential, merchantOf(req)))).map(toSplitView) });
-};
+export const listSplitConfigurations = operation('listSplitConfigurations')(async ({ path, caller: { credential } }, deps) => ({
+  data: (await deps.store.read((tx) => splits.listProfiles(tx, credential, path.merchantId))).map(toSplitView),
+}));
 
-export const createSplitConfiguration = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.createProfile(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), req.body as JsonBody<operations['createSplitConfiguration']>)),
+/** POST /merchants/{merchantId}/splitConfigurations */
+export const createSplitConfiguration = operation('createSplitConfiguration')(async ({ body, path, caller: { credential } }, deps) =>
+  toSplitView(await deps.store.transaction((tx) => splits.createProfile(tx, deps.clock.now(credential.companyId), credential, path.merchantId, body))),
 );
-export const getSplitConfiguration = splitHandler((deps, req, credential) =>
-  deps.store.read((tx) => splits.getProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
+
+/** GET /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
+export const getSplitConfiguration = operation('getSplitConfiguration')(async ({ path, caller: { credential } }, deps) =>
+  toSplitView(await deps.store.read((tx) => splits.getProfile(tx, credential, path.merchantId, path.splitConfigurationId))),
 );
-export const updateSplitConfigurationDescription = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) =>
-    splits.renameProfile(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), (req.body as JsonBody<operations['updateSplitConfigurationDescription']>).description),
+
+/** PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
+export const updateSplitConfigurationDescription = operation('updateSplitConfigurationDescription')(async ({ body, path, caller: { credential } }, deps) =>
+  toSplitView(
+    await deps.store.transaction((tx) => splits.renameProfile(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body.description)),
   ),
 );
-export const deleteSplitConfiguration = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.deleteProfile(tx, credential, merchantOf(req), pathParam(req, 'splitConfigurationId'))),
+
+/** DELETE /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
+export const deleteSplitConfiguration = operation('deleteSplitConfiguration')(async ({ path, caller: { credential } }, deps) =>
+  toSplitView(await deps.store.transaction((tx) => splits.deleteProfile(tx, credential, path.merchantId, path.splitConfigurationId))),
 );
-export const createRule = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.createRule(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), req.body as JsonBody<operations['createRule']>)),
+
+/** POST /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
+export const createRule = operation('createRule')(async ({ body, path, caller: { credential } }, deps) =>
+  toSplitView(await deps.store.transaction((tx) => splits.createRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body))),
 );
-export const updateSplitConditions = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) =>
-    splits.updateConditions(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'), req.body as JsonBody<operations['updateSplitConditions']>),
+
+/** PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId} */
+export const updateSplitConditions = operation('updateSplitConditions')(async ({ body, path, caller: { credential } }, deps) =>
+  toSplitView(
+    await deps.store.transaction((tx) =>
+      splits.updateConditions(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId, body),
+    ),
   ),
 );
-export const deleteSplitConfigurationRule = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) => splits.deleteRule(tx, deps.clock.now(credential.companyId), credential, merchantOf(req), pathParam(req, 'splitConfigurationId'), pathParam(req, 'ruleId'))),
+
+/** DELETE /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId} */
+export const deleteSplitConfigurationRule = operation('deleteSplitConfigurationRule')(async ({ path, caller: { credential } }, deps) =>
+  toSplitView(
+    await deps.store.transaction((tx) => splits.deleteRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId)),
+  ),
 );
-export const updateSplitLogic = splitHandler((deps, req, credential) =>
-  deps.store.transaction((tx) =>
-    splits.updateLogic(
-      tx,
-      deps.clock.now(credential.companyId),
-      credential,
-      merchantOf(req),
-      pathParam(req, 'splitConfigurationId'),
-      pathParam(req, 'ruleId'),
-      pathParam(req, 'splitLogicId'),
-      req.body as JsonBody<operations['updateSplitLogic']>,
+
+/** PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}/splitLogic/{splitLogicId} */
+export const updateSplitLogic = operation('updateSplitLogic')(async ({ body, path, caller: { credential } }, deps) =>
+  toSplitView(
+    await deps.store.transaction((tx) =>
+      splits.updateLogic(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId, path.splitLogicId, body),
     ),
   ),
 );

@@ -4,10 +4,9 @@ export interface PageRequest {
   pageSize: number;
 }
 
-export function pageOf(query: { pageNumber?: unknown; pageSize?: unknown }, defaultSize = 10): PageRequest {
-  const pageNumber = typeof query.pageNumber === 'number' ? query.pageNumber : Number(query.pageNumber ?? 1);
-  const pageSize = typeof query.pageSize === 'number' ? query.pageSize : Number(query.pageSize ?? defaultSize);
-  return { pageNumber, pageSize };
+/** The page a list operation's query asks for; the validator has coerced both to numbers. */
+export function pageOf(query: { pageNumber?: number; pageSize?: number }, defaultSize = 10): PageRequest {
+  return { pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? defaultSize };
 }
 
 export function paginated<T>(baseUrl: string, path: string, page: PageRequest, items: T[], total: number) {

@@ -1,47 +1,45 @@
-import type { Request } from 'express';
 import { ROLES } from '../auth/roles.js';
-import { pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerFactory } from '../http/types.js';
-import type { SettingsSections } from '../store/types.js';
+import { type HandlerDeps, operation } from '../http/handler.js';
+import type { Credential, SettingsSections } from '../store/types.js';
 import { chainOf, effectiveSettings, type LevelRef, updateSettings } from './terminal-settings.domain.js';
-
-const refs: Record<string, (req: Request) => LevelRef> = {
-  company: (req) => ({ level: 'company', companyId: pathParam(req, 'companyId') }),
-  merchant: (req) => ({ level: 'merchant', merchantId: pathParam(req, 'merchantId') }),
-  storeByReference: (req) => ({ level: 'storeByReference', merchantId: pathParam(req, 'merchantId'), reference: pathParam(req, 'reference') }),
-  store: (req) => ({ level: 'store', storeId: pathParam(req, 'storeId') }),
-  terminal: (req) => ({ level: 'terminal', terminalId: pathParam(req, 'terminalId') }),
-};
 
 const advanced = (roles: string[]) => roles.includes(ROLES.terminalSettingsAdvancedReadWrite);
 
 /** GET …/terminalSettings at any level: the settings in force there. */
-const read =
-  (level: keyof typeof refs): HandlerFactory =>
-  (deps) =>
-  async (req, res) => {
-    const { credential } = callerOf(res);
-    res.json(await deps.store.read(async (tx) => effectiveSettings(tx, await chainOf(tx, credential, refs[level]!(req)), advanced(credential.roles))));
-  };
+const read = (deps: HandlerDeps, credential: Credential, ref: LevelRef) =>
+  deps.store.read(async (tx) => effectiveSettings(tx, await chainOf(tx, credential, ref), advanced(credential.roles)));
 
 /** PATCH …/terminalSettings at any level. */
-const update =
-  (level: keyof typeof refs): HandlerFactory =>
-  (deps) =>
-  async (req, res) => {
-    const { credential } = callerOf(res);
-    const body = req.body as SettingsSections;
-    res.json(await deps.store.transaction(async (tx) => updateSettings(tx, deps.clock.now(credential.companyId), await chainOf(tx, credential, refs[level]!(req)), body, advanced(credential.roles))));
-  };
+const update = (deps: HandlerDeps, credential: Credential, ref: LevelRef, body: SettingsSections) =>
+  deps.store.transaction(async (tx) => updateSettings(tx, deps.clock.now(credential.companyId), await chainOf(tx, credential, ref), body, advanced(credential.roles)));
 
-export const getCompanyTerminalSettings = read('company');
-export const updateCompanyTerminalSettings = update('company');
-export const getMerchantTerminalSettings = read('merchant');
-export const updateMerchantTerminalSettings = update('merchant');
-export const getStoreTerminalSettingsByReference = read('storeByReference');
-export const updateStoreTerminalSettingsByReference = update('storeByReference');
-export const getStoreTerminalSettings = read('store');
-export const updateStoreTerminalSettings = update('store');
-export const getTerminalTerminalSettings = read('terminal');
-export const updateTerminalTerminalSettings = update('terminal');
+export const getCompanyTerminalSettings = operation('getCompanyTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
+  read(deps, credential, { level: 'company', companyId: path.companyId }),
+);
+export const updateCompanyTerminalSettings = operation('updateCompanyTerminalSettings')(async ({ body, path, caller: { credential } }, deps) =>
+  update(deps, credential, { level: 'company', companyId: path.companyId }, body),
+);
+export const getMerchantTerminalSettings = operation('getMerchantTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
+  read(deps, credential, { level: 'merchant', merchantId: path.merchantId }),
+);
+export const updateMerchantTerminalSettings = operation('updateMerchantTerminalSettings')(async ({ body, path, caller: { credential } }, deps) =>
+  update(deps, credential, { level: 'merchant', merchantId: path.merchantId }, body),
+);
+export const getStoreTerminalSettingsByReference = operation('getStoreTerminalSettingsByReference')(async ({ path, caller: { credential } }, deps) =>
+  read(deps, credential, { level: 'storeByReference', merchantId: path.merchantId, reference: path.reference }),
+);
+export const updateStoreTerminalSettingsByReference = operation('updateStoreTerminalSettingsByReference')(async ({ body, path, caller: { credential } }, deps) =>
+  update(deps, credential, { level: 'storeByReference', merchantId: path.merchantId, reference: path.reference }, body),
+);
+export const getStoreTerminalSettings = operation('getStoreTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
+  read(deps, credential, { level: 'store', storeId: path.storeId }),
+);
+export const updateStoreTerminalSettings = operation('updateStoreTerminalSettings')(async ({ body, path, caller: { credential } }, deps) =>
+  update(deps, credential, { level: 'store', storeId: path.storeId }, body),
+);
+export const getTerminalTerminalSettings = operation('getTerminalTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
+  read(deps, credential, { level: 'terminal', terminalId: path.terminalId }),
+);
+export const updateTerminalTerminalSettings = operation('updateTerminalTerminalSettings')(async ({ body, path, caller: { credential } }, deps) =>
+  update(deps, credential, { level: 'terminal', terminalId: path.terminalId }, body),
+);

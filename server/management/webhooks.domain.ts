@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hostAllowed, isPrivateAddress } from '../checkout/destination.js';
+import { hostAllowed, isPrivateAddress } from '../outbound/guard.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../http/errors.js';
 import type { Credential, Delivery, DeliveryAttempt, OutboxEvent, Tx, Webhook } from '../store/types.js';

@@ -1,10 +1,10 @@
-import type { components, operations } from '../../generated/management.js';
+import type { Request } from 'express';
+import type { components } from '../../generated/management.js';
 import { toNotification } from '../events/notification.js';
 import { sendNotification } from '../events/sender.js';
 import { MANAGEMENT_BASE } from '../http/area.js';
-import { baseUrlOf, pathParam } from '../http/links.js';
-import { callerOf } from '../http/request-context.js';
-import type { HandlerDeps, HandlerFactory, JsonBody } from '../http/types.js';
+import { type HandlerDeps, operation } from '../http/handler.js';
+import { baseUrlOf } from '../http/links.js';
 import type { Webhook } from '../store/types.js';
 import { pageOf, paginated } from './pagination.js';
 import * as domain from './webhooks.domain.js';
@@ -56,63 +56,51 @@ const toDeliveryView = ({ delivery, event, attempts }: domain.DeliveryView) => (
 });
 
 const policy = (deps: HandlerDeps) => ({ allowList: deps.config.forwardAllowList, allowPrivate: deps.config.forwardAllowPrivateNetworks });
-const base = (deps: HandlerDeps, req: Parameters<typeof baseUrlOf>[0]) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
+const base = (deps: HandlerDeps, req: Request) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
 
 /** GET /merchants/{merchantId}/webhooks */
-export const listAllWebhooks: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const merchantId = pathParam(req, 'merchantId');
-  const page = pageOf(req.query);
+export const listAllWebhooks = operation('listAllWebhooks')(async ({ path: { merchantId }, query, caller: { credential }, req }, deps) => {
+  const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listWebhooks(tx, credential, merchantId, page));
   const b = base(deps, req);
-  res.json({ ...paginated(b, `/merchants/${merchantId}/webhooks`, page, items.map((w) => toWebhookView(w, b)), total), accountReference: merchantId });
-};
+  return { ...paginated(b, `/merchants/${merchantId}/webhooks`, page, items.map((w) => toWebhookView(w, b)), total), accountReference: merchantId };
+});
 
 /** POST /merchants/{merchantId}/webhooks */
-export const setUpWebhook: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['setUpWebhook']>;
-  const webhook = await deps.store.transaction((tx) => domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), body, policy(deps)));
-  res.json(toWebhookView(webhook, base(deps, req)));
-};
+export const setUpWebhook = operation('setUpWebhook')(async ({ body, path, caller: { credential }, req }, deps) => {
+  const webhook = await deps.store.transaction((tx) => domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, body, policy(deps)));
+  return toWebhookView(webhook, base(deps, req));
+});
 
 /** GET /merchants/{merchantId}/webhooks/{webhookId} */
-export const getWebhook: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const webhook = await deps.store.read((tx) => domain.getWebhook(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
-  res.json(toWebhookView(webhook, base(deps, req)));
-};
+export const getWebhook = operation('getWebhook')(async ({ path, caller: { credential }, req }, deps) => {
+  const webhook = await deps.store.read((tx) => domain.getWebhook(tx, credential, path.merchantId, path.webhookId));
+  return toWebhookView(webhook, base(deps, req));
+});
 
 /** PATCH /merchants/{merchantId}/webhooks/{webhookId} */
-export const updateWebhook: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const body = req.body as JsonBody<operations['updateWebhook']>;
+export const updateWebhook = operation('updateWebhook')(async ({ body, path, caller: { credential }, req }, deps) => {
   const webhook = await deps.store.transaction((tx) =>
-    domain.updateWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), body, policy(deps)),
+    domain.updateWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId, body, policy(deps)),
   );
-  res.json(toWebhookView(webhook, base(deps, req)));
-};
+  return toWebhookView(webhook, base(deps, req));
+});
 
 /** DELETE /merchants/{merchantId}/webhooks/{webhookId} */
-export const removeWebhook: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  await deps.store.transaction((tx) => domain.removeWebhook(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
-  res.status(204).end();
-};
+export const removeWebhook = operation('removeWebhook')(async ({ path, caller: { credential } }, deps) => {
+  await deps.store.transaction((tx) => domain.removeWebhook(tx, credential, path.merchantId, path.webhookId));
+});
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/generateHmac */
-export const generateHmacKey: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const hmacKey = await deps.store.transaction((tx) => domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
-  res.json({ hmacKey });
-};
+export const generateHmacKey = operation('generateHmacKey')(async ({ path, caller: { credential } }, deps) => {
+  const hmacKey = await deps.store.transaction((tx) => domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId));
+  return { hmacKey };
+});
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/test: sends one test event now, outside the queue. */
-export const testWebhook: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const merchantId = pathParam(req, 'merchantId');
-  const webhook = await deps.store.transaction((tx) => domain.getWebhook(tx, credential, merchantId, pathParam(req, 'webhookId')));
-  const custom = (req.body as JsonBody<operations['testWebhook']> | undefined)?.notification ?? {};
+export const testWebhook = operation('testWebhook')(async ({ body, path: { merchantId, webhookId }, caller: { credential } }, deps) => {
+  const webhook = await deps.store.transaction((tx) => domain.getWebhook(tx, credential, merchantId, webhookId));
+  const custom = body?.notification ?? {};
   const now = deps.clock.now(credential.companyId);
   const payload = JSON.stringify(
     toNotification(
@@ -134,7 +122,7 @@ export const testWebhook: HandlerFactory = (deps) => async (req, res) => {
     ),
   );
   const result = await sendNotification(webhook, payload, deps.vault, { ...policy(deps), timeoutMs: deps.config.webhookTimeoutMs });
-  res.json({
+  return {
     data: [
       {
         merchantId,
@@ -145,20 +133,17 @@ export const testWebhook: HandlerFactory = (deps) => async (req, res) => {
         requestSent: payload,
       },
     ],
-  });
-};
+  };
+});
 
 /** GET /merchants/{merchantId}/webhooks/{webhookId}/events */
-export const listWebhookEvents: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const views = await deps.store.read((tx) => domain.listWebhookEvents(tx, credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId')));
-  res.json({ data: views.map(toDeliveryView) });
-};
+export const listWebhookEvents = operation('listWebhookEvents')(async ({ path, caller: { credential } }, deps) => {
+  const views = await deps.store.read((tx) => domain.listWebhookEvents(tx, credential, path.merchantId, path.webhookId));
+  return { data: views.map(toDeliveryView) };
+});
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend */
-export const resendWebhookEvent: HandlerFactory = (deps) => async (req, res) => {
-  const { credential } = callerOf(res);
-  const eventId = Number(pathParam(req, 'eventId'));
-  const view = await deps.store.transaction((tx) => domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, pathParam(req, 'merchantId'), pathParam(req, 'webhookId'), eventId));
-  res.json(toDeliveryView(view));
-};
+export const resendWebhookEvent = operation('resendWebhookEvent')(async ({ path, caller: { credential } }, deps) => {
+  const view = await deps.store.transaction((tx) => domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.webhookId, path.eventId));
+  return toDeliveryView(view);
+});

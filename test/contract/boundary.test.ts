@@ -444,7 +444,7 @@ describe('The sandbox clock', () => {
     expect(((await response.json()) as Json).offsetSeconds).toBe(mine + 7200);
     expect((await clockOf(keys.companyAll)).offsetSeconds).toBe(mine + 7200);
     expect((await clockOf(otherKey)).offsetSeconds).toBe(theirs);
-    expect(bs.server.clocks.offsetSeconds('BoundaryOtherCompany')).toBe(theirs);
+    expect(bs.server.clocks!.offsetSeconds('BoundaryOtherCompany')).toBe(theirs);
   });
 });
 

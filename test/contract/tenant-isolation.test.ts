@@ -97,7 +97,7 @@ describe('Finding 2: only a company-level credential moves the sandbox clock', (
     expect(await response.json()).toMatchObject({ status: 403, errorType: 'security' });
     expect(((await (await call('checkout', 'GET', '/sandbox/clock', COMPANY_KEY)).json()) as Json).offsetSeconds).toBe(offset);
     expect(((await (await call('checkout', 'GET', '/sandbox/clock', MERCHANT_KEY)).json()) as Json).offsetSeconds).toBe(offset);
-    expect(bs.server.clocks.offsetSeconds(DEMO.companyId)).toBe(offset);
+    expect(bs.server.clocks!.offsetSeconds(DEMO.companyId)).toBe(offset);
     expectUnchanged(before, await bs.snapshot());
   });
 });

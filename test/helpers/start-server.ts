@@ -3,16 +3,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
-import { loadCardVault } from '../../server/crypto/card-vault.js';
-import { loadServerSecret } from '../../server/crypto/server-secret.js';
-import { Dispatcher, dispatcherOptionsFrom } from '../../server/events/dispatcher.js';
-import { AndroidProcessor } from '../../server/management/android-processor.js';
-import { RedirectSigner } from '../../server/checkout/redirects.js';
-import { SandboxClocks } from '../../server/clock.js';
+import type { AdjustableClock } from '../../server/clock.js';
+import { compose } from '../../server/compose.js';
 import { type Config, loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/logger.js';
-import { DEMO, seedDemoData } from '../../server/seed.js';
-import { openStore } from '../../server/store/index.js';
+import type { Dispatcher } from '../../server/events/dispatcher.js';
+import type { AndroidProcessor } from '../../server/management/android-processor.js';
+import { DEMO } from '../../server/seed.js';
 import type { Store } from '../../server/store/types.js';
 import { createCheckoutClient, createManagementClient } from '../../client/index.js';
 import { COMPANY_KEY, MERCHANT_KEY } from './keys.js';
@@ -24,8 +20,8 @@ export interface TestServer {
   store: Store;
   /** The sandbox clock of the demo company (the one the demo credentials belong to). */
   clock: { now(): Date };
-  /** Every company's sandbox clock. */
-  clocks: SandboxClocks;
+  /** Every company's sandbox clock (undefined in production mode). */
+  clocks: AdjustableClock | undefined;
   /** Checkout client with the company credential (every role). */
   checkout: ReturnType<typeof createCheckoutClient>;
   /** Checkout client with the merchant credential (DemoMerchantECOM, checkout roles only). */
@@ -58,17 +54,10 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     forwardAllowPrivateNetworks: true,
     ...overrides,
   });
-  const secret = loadServerSecret(config);
-  const realStore = openStore(config, secret);
-  const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
-  const clock = await SandboxClocks.load(realStore);
-  await seedDemoData(realStore, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
-  const redirects = await RedirectSigner.load(realStore, secret);
-  const vault = loadCardVault(config);
-  const logger = createLogger(config.logLevel);
-  const android = new AndroidProcessor({ store: realStore, clock, logger });
-  const app = createApp({ config, store, clock, sandboxClock: config.mode === 'sandbox' ? clock : undefined, redirects, vault, logger, android });
-  const dispatcher = new Dispatcher({ store: realStore, clock, vault, logger }, dispatcherOptionsFrom(config));
+  const composition = await compose(config, { demoKeys: { company: COMPANY_KEY, merchant: MERCHANT_KEY }, ...(options.wrapStore && { wrapStore: options.wrapStore }) });
+  const { deps, dispatcher, android } = composition;
+  const store = deps.store;
+  const app = createApp(deps);
   const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
   const server = options.https
     ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
@@ -83,8 +72,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     checkoutUrl,
     managementUrl,
     store,
-    clock: { now: () => clock.now(DEMO.companyId) },
-    clocks: clock,
+    clock: { now: () => deps.clock.now(DEMO.companyId) },
+    clocks: composition.sandboxClock,
     checkout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: COMPANY_KEY }),
     merchantCheckout: createCheckoutClient({ baseUrl: checkoutUrl, apiKey: MERCHANT_KEY }),
     management: createManagementClient({ baseUrl: managementUrl, apiKey: COMPANY_KEY }),
@@ -92,11 +81,9 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     android,
     uploadDir: config.uploadDir,
     async stop() {
-      await dispatcher.stop();
-      await android.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
+      await composition.close();
     },
   };
 }

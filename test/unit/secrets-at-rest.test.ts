@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate, legacyApiKeyHash } from '../../server/auth/credentials.domain.js';
-import { RedirectSigner } from '../../server/checkout/redirects.js';
+import { RedirectSigner } from '../../server/crypto/redirect-signer.js';
 import { loadConfig } from '../../server/config.js';
 import { loadCardVault } from '../../server/crypto/card-vault.js';
 import { loadServerSecret, ServerSecret } from '../../server/crypto/server-secret.js';

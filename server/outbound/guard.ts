@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { ApiError, ERR_FORWARD_DESTINATION } from '../http/errors.js';
 
-/** Addresses a forward may never reach: private, loopback, link-local, shared, multicast and reserved ranges. */
+/** Addresses an outbound call may never reach: private, loopback, link-local, shared, multicast and reserved ranges. */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
@@ -27,6 +26,11 @@ export function hostAllowed(host: string, allowed: string[]): boolean {
   });
 }
 
+/** The hosts a merchant account may call: its own list and the list for every account (`*`). */
+export function allowListOf(allowList: Record<string, string[]>, merchantAccount: string): string[] {
+  return [...(allowList[merchantAccount] ?? []), ...(allowList['*'] ?? [])];
+}
+
 export interface Destination {
   url: URL;
   /** The vetted address the connection must use, so that a second DNS answer cannot redirect it. */
@@ -34,31 +38,37 @@ export interface Destination {
   family: 4 | 6;
 }
 
-const refuse = (why: string) => new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward destination not allowed: ${why}` });
+/** A destination the guard refuses; `reason` says why in words a caller can be shown. */
+export class DestinationRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`destination not allowed: ${reason}`);
+  }
+}
 
 /**
- * Checks a forward destination before anything is sent: http(s) only, no user info, on the
- * merchant account's allow-list, and resolving only to public addresses (unless allowed for tests).
+ * Checks a destination before anything is sent (forward requests and webhooks alike): http(s)
+ * only, no user info, on the allow-list, and resolving only to public addresses (unless
+ * private networks are allowed, for tests). The address it returns is the one to connect to.
  */
 export async function vetDestination(raw: string, allowList: string[], allowPrivate: boolean): Promise<Destination> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw refuse(`'${raw}' is not a URL`);
+    throw new DestinationRefused(`'${raw}' is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme ${url.protocol} is not http or https`);
-  if (url.username || url.password) throw refuse('user info in the URL is not allowed');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DestinationRefused(`the scheme ${url.protocol} is not http or https`);
+  if (url.username || url.password) throw new DestinationRefused('user info in the URL is not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!hostAllowed(host, allowList)) throw refuse(`${host} is not on the merchant account's forward allow-list`);
+  if (!hostAllowed(host, allowList)) throw new DestinationRefused(`${host} is not on the merchant account's allow-list`);
   let addresses: Array<{ address: string; family: number }>;
   try {
     addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
   } catch {
-    throw refuse(`${host} does not resolve`);
+    throw new DestinationRefused(`${host} does not resolve`);
   }
-  if (addresses.length === 0) throw refuse(`${host} does not resolve`);
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) throw refuse(`${host} resolves to a private, loopback or link-local address`);
+  if (addresses.length === 0) throw new DestinationRefused(`${host} does not resolve`);
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) throw new DestinationRefused(`${host} resolves to a private, loopback or link-local address`);
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

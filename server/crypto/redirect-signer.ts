@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ServerSecret } from '../crypto/server-secret.js';
+import type { ServerSecret } from './server-secret.js';
 import type { Store } from '../store/types.js';
 
 export type RedirectOutcome = 'authorised' | 'refused';

@@ -1,0 +1,76 @@
+import { settleDueCaptures } from './checkout/payments.domain.js';
+import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { loadCardVault } from './crypto/card-vault.js';
+import { RedirectSigner } from './crypto/redirect-signer.js';
+import { loadServerSecret } from './crypto/server-secret.js';
+import type { Deps } from './deps.js';
+import { Dispatcher, dispatcherOptionsFrom } from './events/dispatcher.js';
+import { removeIncomingUploads } from './http/uploads.js';
+import { createLogger } from './logger.js';
+import { AndroidProcessor } from './management/android-processor.js';
+import { seedDemoData } from './seed.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/types.js';
+
+export interface Composition {
+  deps: Deps;
+  /** The store as opened (tests may wrap the one the app uses). */
+  store: Store;
+  /** Every company's sandbox clock (sandbox mode), else undefined. */
+  sandboxClock: AdjustableClock | undefined;
+  dispatcher: Dispatcher;
+  android: AndroidProcessor;
+  /** API keys the seed generated (shown once at start), by credential. */
+  generatedKeys: { company?: string; merchant?: string };
+  /** Work left by a stopped process: incomplete uploads removed, unread APKs read. */
+  recover(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  /** Keys for the seeded credentials (else the configuration's, else generated). */
+  demoKeys?: { company?: string | undefined; merchant?: string | undefined };
+  /** Tests wrap the store the app uses (e.g. to inject faults); background work keeps the real one. */
+  wrapStore?: (store: Store) => Store;
+}
+
+/**
+ * The one place that builds the dependencies, for server/main.ts, the test helpers and (through
+ * main) the benchmark: the store, the clocks, the secrets, the seed, the background workers.
+ * Areas register their background work here, so the kernel never imports an area.
+ */
+export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
+  const logger = createLogger(config.logLevel);
+  const secret = loadServerSecret(config);
+  const store = openStore(config, secret);
+  const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
+  const clock: Clock = sandboxClock ?? systemClock;
+  const seed = await seedDemoData(store, new Date(), {
+    company: options.demoKeys?.company ?? config.demoCompanyApiKey,
+    merchant: options.demoKeys?.merchant ?? config.demoMerchantApiKey,
+  });
+  const redirects = await RedirectSigner.load(store, secret);
+  const vault = loadCardVault(config);
+  const android = new AndroidProcessor({ store, clock, logger });
+  const dispatcher = new Dispatcher({ store, clock, vault, logger, dueWork: [settleDueCaptures] }, dispatcherOptionsFrom(config));
+  const appStore = options.wrapStore ? options.wrapStore(store) : store;
+  return {
+    deps: { config, store: appStore, clock, sandboxClock, redirects, vault, logger, android },
+    store,
+    sandboxClock,
+    dispatcher,
+    android,
+    generatedKeys: seed.generatedKeys,
+    async recover() {
+      // Uploads that were arriving when the last process stopped are incomplete: nothing refers to them.
+      await removeIncomingUploads(config.uploadDir);
+      await android.recover();
+    },
+    async close() {
+      await dispatcher.stop();
+      await android.idle();
+      await store.close();
+    },
+  };
+}

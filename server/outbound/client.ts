@@ -1,0 +1,99 @@
+import http from 'node:http';
+import https from 'node:https';
+import { type Destination, DestinationRefused, vetDestination } from './guard.js';
+
+export interface OutboundRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Hosts the caller may reach (see allowListOf). */
+  allowList: string[];
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Past this the response fails (`fail`) or is cut (`truncate`). */
+  maxResponseBytes: number;
+  overflow: 'fail' | 'truncate';
+  /** TLS: accept certificates a strict client would refuse (webhooks may opt in). */
+  lenientTls?: boolean;
+  /** Check the destination and stop before sending. */
+  dryRun?: boolean;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type OutboundFailure = 'destination' | 'timeout' | 'too-large' | 'network';
+
+/** Why an outbound call produced no response; `message` can be shown to the caller. */
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The one outbound HTTP client (forward and webhooks): the destination passes the guard first,
+ * the connection goes to the vetted address whatever DNS answers later, redirects are never
+ * followed (a 3xx is returned as it is), the timeout covers the whole exchange, and the
+ * response size is capped.
+ */
+export async function outboundCall(request: OutboundRequest): Promise<OutboundResponse> {
+  let destination: Destination;
+  try {
+    destination = await vetDestination(request.url, request.allowList, request.allowPrivate);
+  } catch (error) {
+    throw new OutboundError('destination', error instanceof DestinationRefused ? error.message : 'destination not allowed');
+  }
+  if (request.dryRun) return { status: 0, headers: {}, body: '' };
+  const client = destination.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const outgoing = client.request(
+      destination.url,
+      {
+        method: request.method,
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        lookup: (_host, _options, callback) => callback(null, destination.address, destination.family),
+        timeout: request.timeoutMs,
+        ...(destination.url.protocol === 'https:' && { rejectUnauthorized: request.lenientTls !== true }),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let cut = false;
+        response.on('data', (chunk: Buffer) => {
+          if (cut) return;
+          if (size + chunk.length > request.maxResponseBytes) {
+            if (request.overflow === 'fail') {
+              response.destroy();
+              reject(new OutboundError('too-large', `the response is larger than ${request.maxResponseBytes} bytes`));
+              return;
+            }
+            chunks.push(chunk.subarray(0, request.maxResponseBytes - size));
+            cut = true;
+            return;
+          }
+          size += chunk.length;
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        response.on('error', () => reject(new OutboundError('network', 'the response broke off')));
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new OutboundError('timeout', `timed out after ${request.timeoutMs} ms`)));
+    outgoing.on('error', (error) =>
+      reject(error instanceof OutboundError ? error : new OutboundError('network', `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error.message || 'error')})`)),
+    );
+    outgoing.end(request.body);
+  });
+}
