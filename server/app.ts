@@ -2,22 +2,22 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import OpenApiValidator from 'express-openapi-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkPathScope, checkRequestScope, checkRoles } from './auth/policy.js';
-import { hosted3ds } from './checkout/hosted-3ds.js';
-import { payByLinkPage } from './checkout/pay-by-link-page.js';
+import { checkPathScope, checkRequestScope, checkRoles } from './kernel/auth/policy.js';
+import { hosted3ds } from './checkout/payments/hosted-3ds.js';
+import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
-import type { Deps } from './deps.js';
-import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './http/area.js';
-import { authentication } from './http/auth.js';
-import { corsCheck, corsPreflight } from './http/cors.js';
-import { errorHandler } from './http/error-handler.js';
-import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './http/errors.js';
-import { Commands, idempotencyKeyHeader } from './http/idempotency.js';
-import { jsonBody } from './http/json-body.js';
-import { RateLimiter } from './http/rate-limit.js';
-import { callerOf } from './http/request-context.js';
-import { matchRoute, routeTable, type MatchedRoute } from './http/routes.js';
-import { discardUnadoptedUploads, uploadStorage } from './http/uploads.js';
+import type { Deps } from './kernel/deps.js';
+import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
+import { authentication } from './kernel/http/auth.js';
+import { corsCheck, corsPreflight } from './kernel/http/cors.js';
+import { errorHandler } from './kernel/http/error-handler.js';
+import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
+import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
+import { jsonBody } from './kernel/http/json-body.js';
+import { RateLimiter } from './kernel/http/rate-limit.js';
+import { callerOf } from './kernel/http/request-context.js';
+import { matchRoute, routeTable, type MatchedRoute } from './kernel/http/routes.js';
+import { discardUnadoptedUploads, uploadStorage } from './kernel/http/uploads.js';
 import { buildHandlers, type BuiltOperation } from './operations.js';
 import { projectRoot } from './project-root.js';
 
@@ -173,7 +173,7 @@ export function createApp(deps: Deps): Express {
     const operation = res.locals.operation as BuiltOperation | undefined;
     if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
     const { credential } = callerOf(res);
-    await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query as Record<string, unknown> }, areaOf(req)));
+    await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query }, areaOf(req)));
     return operation.handle(req, res, next);
   };
 

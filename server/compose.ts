@@ -1,14 +1,15 @@
-import { settleDueCaptures } from './checkout/payments.domain.js';
-import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './clock.js';
+import { settleDueCaptures } from './checkout/payments/payments.domain.js';
+import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './kernel/clock.js';
 import type { Config } from './config.js';
-import { loadCardVault } from './crypto/card-vault.js';
-import { RedirectSigner } from './crypto/redirect-signer.js';
-import { loadServerSecret } from './crypto/server-secret.js';
-import type { Deps } from './deps.js';
-import { Dispatcher, dispatcherOptionsFrom } from './events/dispatcher.js';
-import { removeIncomingUploads } from './http/uploads.js';
-import { createLogger } from './logger.js';
-import { AndroidProcessor } from './management/android-processor.js';
+import { apiKeyHasher } from './kernel/auth/credentials.js';
+import { loadCardVault } from './kernel/crypto/card-vault.js';
+import { RedirectSigner } from './kernel/crypto/redirect-signer.js';
+import { loadServerSecret } from './kernel/crypto/server-secret.js';
+import type { Deps } from './kernel/deps.js';
+import { Dispatcher, dispatcherOptionsFrom } from './kernel/events/dispatcher.js';
+import { removeIncomingUploads } from './kernel/http/uploads.js';
+import { createLogger } from './kernel/logger.js';
+import { AndroidProcessor } from './management/android/android-processor.js';
 import { seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
@@ -43,7 +44,7 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const logger = createLogger(config.logLevel);
   const secret = loadServerSecret(config);
-  const store = openStore(config, secret);
+  const store = openStore(config, apiKeyHasher(secret));
   const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
   const clock: Clock = sandboxClock ?? systemClock;
   const seed = await seedDemoData(store, new Date(), {

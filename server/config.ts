@@ -1,11 +1,13 @@
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { LogLevel } from './logger.js';
 
 /**
  * Every setting, read from the environment once at start-up. Each entry says its variable,
  * its default and what it does; a bad value stops the server before it listens.
  */
+/** How much the server logs. */
+export type LogLevel = 'info' | 'warn' | 'error' | 'silent';
+
 export interface Config {
   mode: 'sandbox' | 'production';
   host: string;

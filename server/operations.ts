@@ -1,31 +1,32 @@
 import type { RequestHandler } from 'express';
-import type { Policy } from './auth/policy.js';
-import { CHECKOUT_ROLES, ROLES } from './auth/roles.js';
-import * as modifications from './checkout/modifications.js';
-import * as orders from './checkout/orders.js';
-import * as payments from './checkout/payments.js';
-import * as sandbox from './checkout/sandbox.js';
-import * as sessions from './checkout/sessions.js';
-import * as paymentMethods from './checkout/payment-methods.js';
-import * as recurring from './checkout/recurring.js';
-import * as donations from './checkout/donations.js';
-import * as paymentLinks from './checkout/payment-links.js';
-import * as utility from './checkout/utility.js';
-import * as accounts from './management/accounts.js';
-import * as me from './management/me.js';
-import * as webhooks from './management/webhooks.js';
-import * as credentials from './management/credentials.js';
-import * as money from './management/money-settings.js';
-import * as android from './management/android.js';
-import * as terminal from './management/terminal-settings.js';
-import type { HandlerDeps, Operation, OperationId } from './http/handler.js';
-import type { HandlerFactory } from './http/types.js';
+import type { Policy } from './kernel/auth/policy.js';
+import { CHECKOUT_ROLES, ROLES } from './kernel/auth/roles.js';
+import * as modifications from './checkout/modifications/modifications.js';
+import * as orders from './checkout/orders/orders.js';
+import * as payments from './checkout/payments/payments.js';
+import * as sandbox from './checkout/sandbox/sandbox.js';
+import * as sessions from './checkout/sessions/sessions.js';
+import * as paymentMethods from './checkout/payment-methods/payment-methods.js';
+import * as recurring from './checkout/stored-methods/recurring.js';
+import * as donations from './checkout/donations/donations.js';
+import * as paymentLinks from './checkout/links/payment-links.js';
+import * as utility from './checkout/utility/utility.js';
+import * as accounts from './management/accounts/accounts.js';
+import * as me from './management/credentials/me.js';
+import * as webhooks from './management/webhooks/webhooks.js';
+import * as credentials from './management/credentials/credentials.js';
+import * as payouts from './management/payouts/payouts.js';
+import * as paymentMethodSettings from './management/payment-method-settings/payment-method-settings.js';
+import * as splits from './management/splits/splits.js';
+import * as android from './management/android/android.js';
+import * as terminal from './management/terminal-settings/terminal-settings.js';
+import type { HandlerDeps, Operation, OperationId } from './kernel/http/handler.js';
 
 export type { OperationId };
 
 export interface OperationEntry<Id extends OperationId> extends Policy {
   /** The implementation: its operationId must be the registry key (the compiler checks it). */
-  handler: Operation<Id> | HandlerFactory;
+  handler: Operation<Id>;
   /** Subject to the per-credential rate limit (design section 8). */
   rateLimited?: true;
 }
@@ -82,26 +83,26 @@ export const OPERATIONS = {
   addAllowedOrigin: { requires: 'anyManagementRole', scope: 'self', handler: credentials.addAllowedOrigin },
   getAllowedOriginDetails: { requires: 'anyManagementRole', scope: 'self', handler: credentials.getAllowedOriginDetails },
   removeAllowedOrigin: { requires: 'anyManagementRole', scope: 'self', handler: credentials.removeAllowedOrigin },
-  listPayoutSettings: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: money.listPayoutSettings },
-  addPayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.addPayoutSetting },
-  getPayoutSetting: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: money.getPayoutSetting },
-  updatePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.updatePayoutSetting },
-  deletePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: money.deletePayoutSetting },
-  getAllPaymentMethods: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getAllPaymentMethods },
-  requestPaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.requestPaymentMethod },
-  getPaymentMethodDetails: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getPaymentMethodDetails },
-  updatePaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.updatePaymentMethod },
-  addApplePayDomain: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: money.addApplePayDomain },
-  getApplePayDomains: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: money.getApplePayDomains },
-  listSplitConfigurations: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.listSplitConfigurations },
-  createSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.createSplitConfiguration },
-  getSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.getSplitConfiguration },
-  updateSplitConfigurationDescription: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitConfigurationDescription },
-  deleteSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.deleteSplitConfiguration },
-  createRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.createRule },
-  updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitConditions },
-  deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.deleteSplitConfigurationRule },
-  updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: money.updateSplitLogic },
+  listPayoutSettings: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: payouts.listPayoutSettings },
+  addPayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: payouts.addPayoutSetting },
+  getPayoutSetting: { requires: [ROLES.payoutSettingsRead], scope: 'merchantPath', handler: payouts.getPayoutSetting },
+  updatePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: payouts.updatePayoutSetting },
+  deletePayoutSetting: { requires: [ROLES.payoutSettingsReadWrite], scope: 'merchantPath', handler: payouts.deletePayoutSetting },
+  getAllPaymentMethods: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: paymentMethodSettings.getAllPaymentMethods },
+  requestPaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: paymentMethodSettings.requestPaymentMethod },
+  getPaymentMethodDetails: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: paymentMethodSettings.getPaymentMethodDetails },
+  updatePaymentMethod: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: paymentMethodSettings.updatePaymentMethod },
+  addApplePayDomain: { requires: [ROLES.paymentMethodsReadWrite], scope: 'merchantPath', handler: paymentMethodSettings.addApplePayDomain },
+  getApplePayDomains: { requires: [ROLES.paymentMethodsRead], scope: 'merchantPath', handler: paymentMethodSettings.getApplePayDomains },
+  listSplitConfigurations: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.listSplitConfigurations },
+  createSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.createSplitConfiguration },
+  getSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.getSplitConfiguration },
+  updateSplitConfigurationDescription: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.updateSplitConfigurationDescription },
+  deleteSplitConfiguration: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.deleteSplitConfiguration },
+  createRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.createRule },
+  updateSplitConditions: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.updateSplitConditions },
+  deleteSplitConfigurationRule: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.deleteSplitConfigurationRule },
+  updateSplitLogic: { requires: [ROLES.splitConfigurationReadWrite], scope: 'merchantPath', handler: splits.updateSplitLogic },
   listAndroidApps: { requires: ANDROID_READ, scope: 'company', handler: android.listAndroidApps, rateLimited: true },
   uploadAndroidApp: { requires: [ROLES.androidFilesReadWrite], scope: 'company', handler: android.uploadAndroidApp, rateLimited: true },
   getAndroidApp: { requires: ANDROID_FILES_READ, scope: 'company', handler: android.getAndroidApp },
@@ -139,7 +140,7 @@ export interface BuiltOperation extends Policy {
 export function buildHandlers(deps: HandlerDeps): Map<string, BuiltOperation> {
   const built = new Map<string, BuiltOperation>();
   for (const [id, entry] of Object.entries(OPERATIONS) as Array<[OperationId, OperationEntry<OperationId>]>) {
-    const handle = typeof entry.handler === 'function' ? entry.handler(deps) : entry.handler.build(deps);
+    const handle = entry.handler.build(deps);
     built.set(id, { requires: entry.requires, scope: entry.scope, rateLimited: entry.rateLimited === true, handle });
   }
   return built;

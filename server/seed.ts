@@ -1,5 +1,5 @@
-import { CHECKOUT_ROLES, ALL_ROLES } from './auth/roles.js';
-import { newApiKey, newClientKey } from './auth/credentials.domain.js';
+import { CHECKOUT_ROLES, ALL_ROLES } from './kernel/auth/roles.js';
+import { newApiKey, newClientKey } from './kernel/auth/credentials.js';
 import { newPspReference } from './checkout/references.js';
 import type { Merchant, PaymentMethodSetting, Store } from './store/types.js';
 

@@ -1,19 +1,17 @@
 import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { apiKeyHasher } from '../auth/credentials.domain.js';
 import type { Config } from '../config.js';
-import { ensurePrivateDir, restrictToOwner } from '../crypto/private-files.js';
-import type { ServerSecret } from '../crypto/server-secret.js';
+import { ensurePrivateDir, restrictToOwner } from '../private-files.js';
 import { projectRoot } from '../project-root.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './types.js';
 
 /**
- * Opens the configured store: SQLite is the embedded default. API keys are hashed with a key
- * derived from `secret`. The database file and its -wal and -shm files are readable by their
+ * Opens the configured store: SQLite is the embedded default. API keys are hashed with
+ * `hashApiKey` (keyed with the server secret: see kernel/auth/credentials.ts). The database file and its -wal and -shm files are readable by their
  * owner only (0600), and a data folder made here is 0700.
  */
-export function openStore(config: Pick<Config, 'databasePath' | 'sqliteSynchronous'>, secret: ServerSecret): Store {
+export function openStore(config: Pick<Config, 'databasePath' | 'sqliteSynchronous'>, hashApiKey: (apiKey: string) => string): Store {
   const path = config.databasePath;
   if (path !== ':memory:') {
     ensurePrivateDir(dirname(path));
@@ -24,7 +22,7 @@ export function openStore(config: Pick<Config, 'databasePath' | 'sqliteSynchrono
     path,
     synchronous: config.sqliteSynchronous,
     migrationsDir: join(projectRoot(), 'server', 'store', 'sqlite', 'migrations'),
-    hashApiKey: apiKeyHasher(secret),
+    hashApiKey,
   });
   // Files made by earlier versions (or with a wider umask) are narrowed too.
   if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrictToOwner(file);

@@ -5,12 +5,15 @@
  */
 import { createRequire } from 'node:module';
 
+import type * as AdyenLibrary from '@adyen/api-library';
+
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const adyen = require('@adyen/api-library') as typeof import('@adyen/api-library');
+ 
+const adyen = require('@adyen/api-library') as typeof AdyenLibrary;
 const Service = (require('@adyen/api-library/lib/src/service') as { default: { prototype: { createBaseUrl(url: string): string } } }).default;
 
 let target = '';
+// eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with its `this` below
 const original = Service.prototype.createBaseUrl;
 Service.prototype.createBaseUrl = function rewrite(this: unknown, url: string): string {
   const resolved = original.call(this, url);

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Config } from '../../server/config.js';
-import { newClientKey } from '../../server/auth/credentials.domain.js';
+import { newClientKey } from '../../server/kernel/auth/credentials.js';
 import type { Merchant, Store } from '../../server/store/types.js';
 import { startServer, type TestServer } from './start-server.js';
 

@@ -2,6 +2,7 @@
 import net from 'node:net';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with its `this` below
 const original = net.Socket.prototype.connect;
 
 net.Socket.prototype.connect = function guarded(this: net.Socket, ...args: unknown[]) {
@@ -11,4 +12,4 @@ net.Socket.prototype.connect = function guarded(this: net.Socket, ...args: unkno
   if (typeof options === 'string') return (original as (...a: unknown[]) => net.Socket).apply(this, args); // unix socket path
   if (!LOOPBACK.test(host)) throw new Error(`Test tried to reach ${host}: only loopback is allowed in tests`);
   return (original as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+};

@@ -51,7 +51,7 @@ export async function spawnServer(env: Record<string, string>): Promise<RunningP
     await waitFor(`${baseUrl}/health`);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${output}`);
+    throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
   }
   return { child, baseUrl, output: () => output };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { detectBrands, isExpired, passesLuhn, readCard } from '../../server/checkout/cards.js';
+import { detectBrands, isExpired, passesLuhn, readCard } from '../../server/checkout/payments/cards.js';
 
 describe('passesLuhn', () => {
   test.each([

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { Commands } from '../../server/http/idempotency.js';
-import { errorHandler } from '../../server/http/error-handler.js';
-import { createLogger } from '../../server/logger.js';
+import { Commands } from '../../server/kernel/idempotency.js';
+import { errorHandler } from '../../server/kernel/http/error-handler.js';
+import { createLogger } from '../../server/kernel/logger.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { join } from 'node:path';
 import type { Server } from 'node:http';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { jsonProblem, MAX_JSON_DEPTH } from '../../server/http/json-body.js';
+import { jsonProblem, MAX_JSON_DEPTH } from '../../server/kernel/http/json-body.js';
 
 const nest = (depth: number): unknown => (depth === 0 ? 1 : { a: nest(depth - 1) });
 

@@ -4,12 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authenticate, legacyApiKeyHash } from '../../server/auth/credentials.domain.js';
-import { RedirectSigner } from '../../server/crypto/redirect-signer.js';
+import { apiKeyHasher, authenticate, legacyApiKeyHash } from '../../server/kernel/auth/credentials.js';
+import { RedirectSigner } from '../../server/kernel/crypto/redirect-signer.js';
 import { loadConfig } from '../../server/config.js';
-import { loadCardVault } from '../../server/crypto/card-vault.js';
-import { loadServerSecret, ServerSecret } from '../../server/crypto/server-secret.js';
-import { ApiError } from '../../server/http/errors.js';
+import { loadCardVault } from '../../server/kernel/crypto/card-vault.js';
+import { loadServerSecret, ServerSecret } from '../../server/kernel/crypto/server-secret.js';
+import { ApiError } from '../../server/kernel/errors.js';
 import { DEMO, seedDemoData } from '../../server/seed.js';
 import { openStore } from '../../server/store/index.js';
 import type { Store } from '../../server/store/types.js';
@@ -25,7 +25,7 @@ const databaseIn = (sub = ''): string => join(mkdtempSync(join(tmpdir(), 'secret
 const secretOf = (byte: string) => new ServerSecret(Buffer.from(byte.repeat(32), 'hex'));
 
 function openAt(databasePath: string, secret: ServerSecret): Store {
-  const store = openStore({ databasePath, sqliteSynchronous: 'NORMAL' }, secret);
+  const store = openStore({ databasePath, sqliteSynchronous: 'NORMAL' }, apiKeyHasher(secret));
   open.push(store);
   return store;
 }

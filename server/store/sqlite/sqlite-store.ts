@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import type {
   ApiKeyRecord,
   CheckoutSession,
-  Company,
   OutboxEvent,
   PaymentLink,
   PaymentMethodSetting,
@@ -19,7 +18,6 @@ import type {
   DeliveryAttempt,
   Webhook,
   Credential,
-  IdempotencyRecord,
   Merchant,
   Modification,
   Order,
@@ -204,12 +202,17 @@ const toToken = (r: Row): StoredPaymentMethod => ({
   createdAt: str(r.created_at),
 });
 
-const toLink = (r: Row): PaymentLink => ({
+/** The columns links and sessions share: who they belong to and the request fields as stored. */
+const ownedFields = (r: Row) => ({
   id: str(r.id),
   companyId: str(r.company_id),
   merchantAccount: str(r.merchant_account),
   reference: str(r.reference),
   fields: json<Record<string, unknown>>(r.fields),
+});
+
+const toLink = (r: Row): PaymentLink => ({
+  ...ownedFields(r),
   status: str(r.status) as PaymentLink['status'],
   reusable: bool(r.reusable),
   expiresAt: str(r.expires_at),
@@ -219,11 +222,7 @@ const toLink = (r: Row): PaymentLink => ({
 const linkParams = (l: PaymentLink) => ({ ...l, fields: JSON.stringify(l.fields), reusable: l.reusable ? 1 : 0 });
 
 const toSession = (r: Row): CheckoutSession => ({
-  id: str(r.id),
-  companyId: str(r.company_id),
-  merchantAccount: str(r.merchant_account),
-  reference: str(r.reference),
-  fields: json<Record<string, unknown>>(r.fields),
+  ...ownedFields(r),
   sessionData: str(r.session_data),
   expiresAt: str(r.expires_at),
   createdAt: str(r.created_at),

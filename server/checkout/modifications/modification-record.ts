@@ -1,0 +1,62 @@
+import { recordEvent } from '../../kernel/events/outbox.js';
+import type { Modification, ModificationKind, Payment, Tx } from '../../store/types.js';
+import type { Money } from '../money.js';
+import { newPspReference } from '../references.js';
+
+/** One webhook event that reports a modification's outcome. */
+export interface ModificationReport {
+  eventCode: string;
+  success: boolean;
+  reason?: string;
+}
+
+export interface ModificationInput {
+  kind: ModificationKind;
+  /** The amount the request named; null for cancels, which name none. */
+  amount: Money | null;
+  /** What the events report as the amount (a cancel reports what was authorised). */
+  reported: Money;
+  reference?: string | undefined;
+  action?: 'cancel' | 'refund' | undefined;
+  /** The events, in order: usually one; a FAIL_LATER test value adds the later failure. */
+  reports: ModificationReport[];
+  additionalData?: Record<string, string>;
+}
+
+/**
+ * The one writer of "a modification and its events": captures, refunds, cancels, reversals,
+ * amount updates, automatic captures and the unwinding of a cancelled order all record through
+ * it, in the caller's transaction, so a modification exists exactly when its events do.
+ */
+export async function recordModification(tx: Tx, now: Date, payment: Payment, input: ModificationInput): Promise<Modification> {
+  const modification: Modification = {
+    pspReference: newPspReference(),
+    paymentPspReference: payment.pspReference,
+    merchantAccount: payment.merchantAccount,
+    kind: input.kind,
+    currency: input.amount?.currency ?? null,
+    value: input.amount?.value ?? null,
+    reference: input.reference ?? null,
+    status: 'received',
+    action: input.action ?? null,
+    createdAt: now.toISOString(),
+  };
+  await tx.insertModification(modification);
+  for (const report of input.reports) {
+    await recordEvent(tx, now, {
+      companyId: payment.companyId,
+      merchantAccount: payment.merchantAccount,
+      eventCode: report.eventCode,
+      pspReference: modification.pspReference,
+      originalReference: payment.pspReference,
+      merchantReference: payment.reference,
+      currency: input.reported.currency,
+      value: input.reported.value,
+      success: report.success,
+      reason: report.reason ?? '',
+      paymentMethod: payment.cardBrand || payment.paymentMethodType,
+      additionalData: input.additionalData ?? {},
+    });
+  }
+  return modification;
+}

@@ -1,0 +1,193 @@
+import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
+import {
+  ApiError,
+  ERR_AMOUNT_INVALID,
+  ERR_AMOUNT_UNCHANGED,
+  ERR_AMOUNT_UPDATE_NOT_ALLOWED,
+  ERR_CAPTURE_EXCEEDS_AUTHORISED,
+  ERR_CURRENCY_MISMATCH,
+  ERR_NOT_CANCELLABLE,
+  ERR_NOT_CAPTURABLE,
+  ERR_NOTHING_CAPTURED,
+  ERR_NOTHING_TO_REVERSE,
+  ERR_PAYMENT_NOT_FOUND,
+  ERR_REFUND_EXCEEDS_CAPTURED,
+} from '../../kernel/errors.js';
+import type { Credential, Modification, ModificationKind, Payment, Tx } from '../../store/types.js';
+import type { Money } from '../money.js';
+import { settleDueCapture } from '../payments/payments.domain.js';
+import { recordModification } from './modification-record.js';
+
+/** Modification references that make the outcome fail (documented on the webhook). */
+export const TEST_FAIL_REFERENCE = 'FAIL';
+export const TEST_FAIL_LATER_REFERENCE = 'FAIL_LATER';
+
+const EVENT_CODES: Record<ModificationKind, string> = {
+  capture: 'CAPTURE',
+  refund: 'REFUND',
+  cancel: 'CANCELLATION',
+  technicalCancel: 'TECHNICAL_CANCEL',
+  reversal: 'CANCEL_OR_REFUND',
+  amountUpdate: 'AUTHORISATION_ADJUSTMENT',
+};
+const LATER_FAILURE: Partial<Record<ModificationKind, string>> = { capture: 'CAPTURE_FAILED', refund: 'REFUND_FAILED' };
+
+type Outcome = 'success' | 'failure' | 'failLater';
+
+/** The outcome the server decides for a modification: success unless a test value asks otherwise. */
+function outcomeOf(kind: ModificationKind, reference: string | undefined): Outcome {
+  if (reference === TEST_FAIL_REFERENCE) return 'failure';
+  if (reference === TEST_FAIL_LATER_REFERENCE) return LATER_FAILURE[kind] ? 'failLater' : 'failure';
+  return 'success';
+}
+
+/**
+ * The state machine of design section 3. Every change reads the payment for update, checks the
+ * rule, and writes the payment and the modification in the caller's transaction, so concurrent
+ * requests on one payment can never capture or refund more than the rules allow.
+ */
+
+export interface ModificationInput {
+  merchantAccount: string;
+  reference?: string;
+}
+
+export interface AmountModificationInput extends ModificationInput {
+  amount: Money;
+}
+
+export interface ModificationOutcome {
+  modification: Modification;
+  payment: Payment;
+}
+
+interface Context {
+  tx: Tx;
+  now: Date;
+  credential: Credential;
+}
+
+/** The payment to modify, with any due automatic capture applied; another merchant account's payment is unknown. */
+async function paymentToModify(ctx: Context, pspReference: string, merchantAccount: string): Promise<Payment> {
+  await requireMerchantAccount(ctx.tx, ctx.credential, merchantAccount);
+  const payment = await ctx.tx.getPaymentForUpdate(pspReference);
+  if (!payment || payment.merchantAccount !== merchantAccount) throw new ApiError(ERR_PAYMENT_NOT_FOUND);
+  return settleDueCapture(ctx.tx, ctx.now, payment);
+}
+
+function assertAmount(amount: Money, payment: Payment): void {
+  if (amount.currency !== payment.currency) {
+    throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${amount.currency} does not match the payment currency ${payment.currency}` });
+  }
+  if (amount.value <= 0) throw new ApiError(ERR_AMOUNT_INVALID, { message: "Field 'amount.value' must be greater than 0" });
+}
+
+/**
+ * Records a modification the rules accepted: the payment moves to `after` and its event is queued.
+ * A test value that makes the outcome fail leaves the payment as it was `before` and reports the
+ * failure; `FAIL_LATER` reports success first, then CAPTURE_FAILED or REFUND_FAILED.
+ */
+async function record(
+  ctx: Context,
+  before: Payment,
+  after: Payment,
+  kind: ModificationKind,
+  details: { amount?: Money; reference?: string; action?: 'cancel' | 'refund' },
+): Promise<ModificationOutcome> {
+  const outcome = outcomeOf(kind, details.reference);
+  const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
+  await ctx.tx.updatePayment(updated);
+  const reports =
+    outcome === 'failure'
+      ? [{ eventCode: EVENT_CODES[kind], success: false, reason: 'Modification refused by the test value FAIL' }]
+      : [
+          { eventCode: EVENT_CODES[kind], success: true },
+          ...(outcome === 'failLater' ? [{ eventCode: LATER_FAILURE[kind]!, success: false, reason: 'Failed after acceptance (test value FAIL_LATER)' }] : []),
+        ];
+  const modification = await recordModification(ctx.tx, ctx.now, before, {
+    kind,
+    amount: details.amount ?? null,
+    reported: details.amount ?? { currency: before.currency, value: before.authorisedValue },
+    reference: details.reference,
+    action: details.action,
+    reports,
+    additionalData: {
+      ...(details.action && { 'modification.action': details.action }),
+      ...(details.reference && { 'modification.merchantReference': details.reference }),
+    },
+  });
+  return { modification, payment: updated };
+}
+
+const isLive = (p: Payment) => p.resultCode === 'Authorised' && !p.cancelled;
+
+/**
+ * Capture: at most what is still capturable, in the payment's currency. Without multiple
+ * partial captures, a partial capture closes the rest of the authorisation. A payment that was
+ * captured automatically accepts the request and is not charged again.
+ */
+export async function capturePayment(ctx: Context, pspReference: string, input: AmountModificationInput): Promise<ModificationOutcome> {
+  const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
+  if (!isLive(payment)) throw new ApiError(ERR_NOT_CAPTURABLE);
+  assertAmount(input.amount, payment);
+  if (payment.autoCaptured) return record(ctx, payment, payment, 'capture', input);
+  const capturable = payment.captureClosed ? 0 : payment.authorisedValue - payment.capturedValue;
+  if (input.amount.value > capturable) {
+    throw new ApiError(ERR_CAPTURE_EXCEEDS_AUTHORISED, { message: `Capture amount ${input.amount.value} exceeds the amount that can still be captured (${capturable})` });
+  }
+  const capturedValue = payment.capturedValue + input.amount.value;
+  const captureClosed = !payment.multiplePartialCaptures || capturedValue === payment.authorisedValue;
+  return record(ctx, payment, { ...payment, capturedValue, captureClosed }, 'capture', input);
+}
+
+/** Refund: all refunds together never exceed what was captured. */
+export async function refundPayment(ctx: Context, pspReference: string, input: AmountModificationInput): Promise<ModificationOutcome> {
+  const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
+  if (payment.resultCode !== 'Authorised' || payment.capturedValue === 0) throw new ApiError(ERR_NOTHING_CAPTURED);
+  assertAmount(input.amount, payment);
+  const refundable = payment.capturedValue - payment.refundedValue;
+  if (input.amount.value > refundable) {
+    throw new ApiError(ERR_REFUND_EXCEEDS_CAPTURED, { message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})` });
+  }
+  return record(ctx, payment, { ...payment, refundedValue: payment.refundedValue + input.amount.value }, 'refund', input);
+}
+
+async function cancel(ctx: Context, payment: Payment, kind: 'cancel' | 'technicalCancel', input: ModificationInput): Promise<ModificationOutcome> {
+  if (!isLive(payment) || payment.capturedValue > 0) throw new ApiError(ERR_NOT_CANCELLABLE);
+  return record(ctx, payment, { ...payment, cancelled: true, captureClosed: true }, kind, input);
+}
+
+/** Cancel by pspReference: only an authorised payment of which nothing was captured. */
+export async function cancelPayment(ctx: Context, pspReference: string, input: ModificationInput): Promise<ModificationOutcome> {
+  return cancel(ctx, await paymentToModify(ctx, pspReference, input.merchantAccount), 'cancel', input);
+}
+
+/** Cancel by merchant reference (POST /cancels): the latest payment with that reference. */
+export async function cancelPaymentByReference(ctx: Context, input: ModificationInput & { paymentReference: string }): Promise<ModificationOutcome> {
+  await requireMerchantAccount(ctx.tx, ctx.credential, input.merchantAccount);
+  const found = await ctx.tx.findLatestPaymentByReference(input.merchantAccount, input.paymentReference);
+  if (!found) throw new ApiError(ERR_PAYMENT_NOT_FOUND, { message: `No payment with reference '${input.paymentReference}' for this merchant account` });
+  return cancel(ctx, await settleDueCapture(ctx.tx, ctx.now, found), 'technicalCancel', input);
+}
+
+/** Reversal: cancels when nothing was captured, otherwise refunds what was captured and not yet refunded. */
+export async function reversePayment(ctx: Context, pspReference: string, input: ModificationInput): Promise<ModificationOutcome> {
+  const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
+  if (!isLive(payment)) throw new ApiError(ERR_NOTHING_TO_REVERSE);
+  if (payment.capturedValue === 0) {
+    return record(ctx, payment, { ...payment, cancelled: true, captureClosed: true }, 'reversal', { ...input, action: 'cancel' });
+  }
+  const open = payment.capturedValue - payment.refundedValue;
+  if (open === 0) throw new ApiError(ERR_NOTHING_TO_REVERSE);
+  const amount = { currency: payment.currency, value: open };
+  return record(ctx, payment, { ...payment, refundedValue: payment.capturedValue, captureClosed: true }, 'reversal', { ...input, amount, action: 'refund' });
+}
+
+/** Amount update: a new total for an authorised payment not yet captured, different from the current one. */
+export async function updatePaymentAmount(ctx: Context, pspReference: string, input: AmountModificationInput): Promise<ModificationOutcome> {
+  const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
+  if (!isLive(payment) || payment.capturedValue > 0 || payment.captureClosed) throw new ApiError(ERR_AMOUNT_UPDATE_NOT_ALLOWED);
+  assertAmount(input.amount, payment);
+  if (input.amount.value === payment.authorisedValue) throw new ApiError(ERR_AMOUNT_UNCHANGED);
+  return record(ctx, payment, { ...payment, authorisedValue: input.amount.value }, 'amountUpdate', input);
+}

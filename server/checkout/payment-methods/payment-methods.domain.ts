@@ -1,0 +1,103 @@
+import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
+import type { Credential, PaymentMethodSetting, StoredPaymentMethod, Tx } from '../../store/types.js';
+import type { Money } from '../money.js';
+
+/** Card brands are configured one by one but offered together as the `scheme` method. */
+export const CARD_BRANDS = ['visa', 'mc', 'amex', 'maestro', 'jcb', 'cup', 'diners', 'discover', 'dankort', 'mir', 'hipercard', 'elo', 'uatp'];
+
+const NAMES: Record<string, string> = {
+  scheme: 'Cards',
+  ideal: 'iDEAL',
+  bcmc: 'Bancontact card',
+  paypal: 'PayPal',
+  klarna: 'Pay later with Klarna.',
+  sepadirectdebit: 'SEPA Direct Debit',
+  applepay: 'Apple Pay',
+  googlepay: 'Google Pay',
+  giftcard: 'Gift card',
+};
+
+export interface PaymentMethodsQuery {
+  merchantAccount: string;
+  amount?: Money;
+  countryCode?: string;
+  channel?: string;
+  allowedPaymentMethods?: string[];
+  blockedPaymentMethods?: string[];
+  store?: string;
+  storeFiltrationMode?: 'exclusive' | 'inclusive' | 'skipFilter';
+  splitCardFundingSources?: boolean;
+  shopperReference?: string;
+}
+
+export interface OfferedMethod {
+  type: string;
+  name: string;
+  brands?: string[];
+  fundingSource?: 'credit' | 'debit';
+}
+
+const checkoutType = (type: string) => (CARD_BRANDS.includes(type) ? 'scheme' : type);
+
+/** Whether a setting applies to the transaction described by the query. */
+export function fits(setting: PaymentMethodSetting, query: PaymentMethodsQuery): boolean {
+  if (!setting.enabled) return false;
+  const { amount, countryCode, channel } = query;
+  if (amount && setting.currencies.length > 0 && !setting.currencies.includes(amount.currency)) return false;
+  if (amount && setting.minAmount !== null && amount.value < setting.minAmount) return false;
+  if (amount && setting.maxAmount !== null && amount.value > setting.maxAmount) return false;
+  if (countryCode && setting.countries.length > 0 && !setting.countries.includes(countryCode)) return false;
+  if (channel && setting.channels.length > 0 && !setting.channels.includes(channel)) return false;
+  const mode = query.store ? (query.storeFiltrationMode ?? 'inclusive') : (query.storeFiltrationMode ?? 'noStore');
+  if (mode === 'skipFilter') return true;
+  const tied = setting.storeIds.length > 0;
+  if (mode === 'noStore') return !tied;
+  const ofStore = query.store !== undefined && setting.storeIds.includes(query.store);
+  return mode === 'exclusive' ? ofStore : ofStore || !tied;
+}
+
+function allowed(type: string, query: PaymentMethodsQuery): boolean {
+  const names = [type, checkoutType(type)];
+  if (query.allowedPaymentMethods?.length && !names.some((n) => query.allowedPaymentMethods!.includes(n))) return false;
+  return !names.some((n) => query.blockedPaymentMethods?.includes(n));
+}
+
+/** The methods to offer: enabled settings that fit, card brands grouped into `scheme`. */
+export function offeredMethods(settings: PaymentMethodSetting[], query: PaymentMethodsQuery): OfferedMethod[] {
+  const fitting = settings.filter((s) => fits(s, query) && allowed(s.type, query));
+  const brands = CARD_BRANDS.filter((brand) => fitting.some((s) => s.type === brand));
+  const others = [...new Set(fitting.map((s) => s.type).filter((t) => !CARD_BRANDS.includes(t)))];
+  const methods: OfferedMethod[] = [];
+  if (brands.length > 0) {
+    if (query.splitCardFundingSources) {
+      methods.push({ type: 'scheme', name: 'Credit Card', fundingSource: 'credit', brands }, { type: 'scheme', name: 'Debit Card', fundingSource: 'debit', brands });
+    } else {
+      methods.push({ type: 'scheme', name: NAMES.scheme!, brands });
+    }
+  }
+  for (const type of others) methods.push({ type, name: NAMES[type] ?? type });
+  return methods;
+}
+
+/** The card brands a merchant account accepts (optionally in a country). */
+export async function acceptedCardBrands(tx: Tx, merchantId: string, countryCode?: string): Promise<string[]> {
+  const settings = await tx.listPaymentMethodSettings(merchantId);
+  const query: PaymentMethodsQuery = { merchantAccount: merchantId, storeFiltrationMode: 'skipFilter', ...(countryCode && { countryCode }) };
+  return CARD_BRANDS.filter((brand) => settings.some((s) => s.type === brand && fits(s, query)));
+}
+
+/** POST /paymentMethods */
+export async function listPaymentMethods(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  query: PaymentMethodsQuery,
+): Promise<{ paymentMethods: OfferedMethod[]; storedPaymentMethods?: StoredPaymentMethod[] }> {
+  const merchant = await requireMerchantAccount(tx, credential, query.merchantAccount);
+  const paymentMethods = offeredMethods(await tx.listPaymentMethodSettings(merchant.id), query);
+  if (!query.shopperReference) return { paymentMethods };
+  const tokens = await tx.listStoredPaymentMethods(merchant.id, query.shopperReference);
+  const month = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
+  const current = tokens.filter((t) => Number(t.expiryYear) * 12 + Number(t.expiryMonth) >= month);
+  return { paymentMethods, storedPaymentMethods: current };
+}

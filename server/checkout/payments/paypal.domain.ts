@@ -1,0 +1,35 @@
+import { reaches } from '../../kernel/auth/credentials.js';
+import { ApiError, ERR_CURRENCY_MISMATCH, ERR_DELIVERY_METHODS, ERR_PAYPAL_NOT_PENDING, ERR_PAYPAL_PAYMENT_DATA } from '../../kernel/errors.js';
+import type { Credential, Tx } from '../../store/types.js';
+import type { Money } from '../money.js';
+import { newPaymentData } from './payments.domain.js';
+
+export interface UpdateOrderInput {
+  pspReference: string;
+  paymentData: string;
+  amount: Money;
+  sessionId?: string;
+  deliveryMethods?: Array<{ selected?: boolean }>;
+  taxTotal?: { amount?: Money };
+}
+
+/**
+ * POST /paypal/updateOrder: the shopper changed address or delivery in PayPal's window, so the
+ * pending payment's amount changes. paymentData must be the latest; a new one is handed out.
+ */
+export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credential, input: UpdateOrderInput): Promise<{ paymentData: string }> {
+  const payment = await tx.getPaymentForUpdate(input.pspReference);
+  const merchant = payment ? await tx.getMerchant(payment.merchantAccount) : undefined;
+  if (!payment || !merchant || !reaches(credential, merchant) || payment.paymentMethodType !== 'paypal' || payment.resultCode !== 'Pending') {
+    throw new ApiError(ERR_PAYPAL_NOT_PENDING);
+  }
+  if (payment.paymentData !== input.paymentData) throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: it is not the latest 'paymentData' of this payment" });
+  if (input.sessionId !== undefined && payment.sessionId !== input.sessionId) throw new ApiError(ERR_PAYPAL_NOT_PENDING, { message: 'The payment does not belong to that session' });
+  if (input.deliveryMethods && input.deliveryMethods.filter((m) => m.selected === true).length !== 1) throw new ApiError(ERR_DELIVERY_METHODS);
+  for (const money of [input.amount, input.taxTotal?.amount]) {
+    if (money && money.currency !== payment.currency) throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${money.currency} does not match the payment currency ${payment.currency}` });
+  }
+  const paymentData = newPaymentData();
+  await tx.updatePayment({ ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() });
+  return { paymentData };
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { requireMerchantAccount, reaches } from '../../kernel/auth/credentials.js';
+import {
+  ApiError,
+  ERR_EXPIRES_AT_INVALID,
+  ERR_EXPIRES_AT_TOO_LATE,
+  ERR_SESSION_COMPLETED,
+  ERR_SESSION_DATA,
+  ERR_SESSION_EXPIRED,
+  ERR_SESSION_NOT_FOUND,
+  ERR_SESSION_RESULT,
+} from '../../kernel/errors.js';
+import type { CheckoutSession, Credential, Payment, Tx } from '../../store/types.js';
+import type { Money } from '../money.js';
+import { type PaymentContext, type PaymentMethodInput, makePayment, type PaymentOutcome } from '../payments/payments.domain.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+export const DEFAULT_SESSION_LIFETIME_MS = HOUR_MS;
+export const MAX_SESSION_LIFETIME_MS = 24 * HOUR_MS;
+
+export interface SessionInput {
+  merchantAccount: string;
+  reference: string;
+  returnUrl: string;
+  amount: Money;
+  expiresAt?: string;
+  [field: string]: unknown;
+}
+
+/** Signs what a session hands to the client, so that it cannot be made up for another session. */
+export type Mac = (text: string) => string;
+
+const seal = (kind: string, id: string, mac: Mac) => {
+  const payload = Buffer.from(JSON.stringify({ kind, id })).toString('base64url');
+  return `${payload}.${mac(`${kind}|${payload}`)}`;
+};
+const opened = (kind: string, token: string, mac: Mac): string | undefined => {
+  const [payload, signature, extra] = token.replace(/^Ab02b4c0!/, '').split('.');
+  if (!payload || !signature || extra !== undefined || mac(`${kind}|${payload}`) !== signature) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { kind?: string; id?: string };
+    return parsed.kind === kind ? parsed.id : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** POST /sessions: expires after an hour unless asked otherwise, never later than 24 hours. */
+export async function createSession(tx: Tx, now: Date, credential: Credential, input: SessionInput, mac: Mac): Promise<CheckoutSession> {
+  const merchant = await requireMerchantAccount(tx, credential, input.merchantAccount);
+  const expiresAt = input.expiresAt === undefined ? new Date(now.getTime() + DEFAULT_SESSION_LIFETIME_MS) : new Date(input.expiresAt);
+  if (expiresAt.getTime() <= now.getTime()) throw new ApiError(ERR_EXPIRES_AT_INVALID);
+  if (expiresAt.getTime() > now.getTime() + MAX_SESSION_LIFETIME_MS) {
+    throw new ApiError(ERR_EXPIRES_AT_TOO_LATE, { message: 'expiresAt is greater than the allowed date: at most 24 hours after creation' });
+  }
+  const id = `CS${randomBytes(8).toString('hex').toUpperCase()}`;
+  const { expiresAt: _e, ...fields } = input;
+  const session: CheckoutSession = {
+    id,
+    companyId: merchant.companyId,
+    merchantAccount: merchant.id,
+    reference: input.reference,
+    fields: { mode: 'embedded', ...fields },
+    sessionData: `Ab02b4c0!${seal('session', id, mac)}`,
+    expiresAt: expiresAt.toISOString(),
+    createdAt: now.toISOString(),
+  };
+  await tx.insertSession(session);
+  return session;
+}
+
+async function visibleSession(tx: Tx, credential: Credential, id: string): Promise<CheckoutSession> {
+  const session = await tx.getSession(id);
+  const merchant = session ? await tx.getMerchant(session.merchantAccount) : undefined;
+  if (!session || !merchant || !reaches(credential, merchant)) throw new ApiError(ERR_SESSION_NOT_FOUND, { message: `Session ${id} not found` });
+  return session;
+}
+
+export interface SessionPaymentInput {
+  sessionData: string;
+  paymentMethod: PaymentMethodInput;
+  storePaymentMethod?: boolean;
+}
+
+/** POST /sessions/{id}/payments: a payment with the session's amount and reference, while the session is open. */
+export async function payInSession(
+  ctx: PaymentContext,
+  credential: Credential,
+  id: string,
+  input: SessionPaymentInput,
+  mac: Mac,
+): Promise<{ session: CheckoutSession; outcome: PaymentOutcome; sessionResult: string }> {
+  const session = await visibleSession(ctx.tx, credential, id);
+  if (opened('session', input.sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
+  if (Date.parse(session.expiresAt) <= ctx.now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
+  const earlier = await ctx.tx.listPaymentsOfSession(id);
+  if (earlier.some((p) => p.resultCode === 'Authorised')) throw new ApiError(ERR_SESSION_COMPLETED);
+  const f = session.fields as Record<string, unknown> & { amount: Money; returnUrl: string; shopperReference?: string; storePaymentMethodMode?: string; recurringProcessingModel?: string; shopperEmail?: string; captureDelayHours?: number };
+  const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && input.storePaymentMethod === true);
+  const outcome = await makePayment(ctx, credential, {
+    merchantAccount: session.merchantAccount,
+    reference: session.reference,
+    returnUrl: f.returnUrl,
+    amount: f.amount,
+    paymentMethod: input.paymentMethod,
+    sessionId: id,
+    ...(f.shopperReference && { shopperReference: f.shopperReference }),
+    ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
+    ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
+    ...(store && { storePaymentMethod: true }),
+    ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+  });
+  return { session, outcome, sessionResult: seal('result', id, mac) };
+}
+
+export type SessionStatus = 'active' | 'canceled' | 'completed' | 'expired' | 'paymentPending' | 'refused';
+
+/** The state a session's payments put it in. */
+export function sessionStatus(session: CheckoutSession, payments: Payment[], now: Date): SessionStatus {
+  if (payments.some((p) => p.resultCode === 'Authorised')) return 'completed';
+  const last = payments.at(-1);
+  if (last && (last.resultCode === 'RedirectShopper' || last.resultCode === 'Pending')) return 'paymentPending';
+  if (Date.parse(session.expiresAt) <= now.getTime()) return 'expired';
+  if (last?.resultCode === 'Refused') return 'refused';
+  return 'active';
+}
+
+/** GET /sessions/{id}?sessionResult=… */
+export async function sessionResult(tx: Tx, now: Date, credential: Credential, id: string, result: string, mac: Mac) {
+  const session = await visibleSession(tx, credential, id);
+  if (opened('result', result, mac) !== id) throw new ApiError(ERR_SESSION_RESULT, { message: "Invalid field 'sessionResult': it does not belong to this session" });
+  const payments = await tx.listPaymentsOfSession(id);
+  return { session, payments, status: sessionStatus(session, payments, now) };
+}

@@ -1,0 +1,59 @@
+import { command, operation } from '../../kernel/http/handler.js';
+import { baseUrlOf } from '../../kernel/http/links.js';
+import { toPaymentResponse } from '../payments/payments.js';
+import { createSession, payInSession, sessionResult } from './sessions.domain.js';
+
+/** POST /sessions */
+export const sessions = command('sessions')(async ({ tx, body, caller, req }, deps) => {
+  const session = await createSession(tx, deps.clock.now(caller.credential.companyId), caller.credential, body, (t) => deps.redirects.mac(t));
+  return {
+    ...session.fields,
+    // The same values as the stored fields hold, from the typed request (the store keeps fields untyped).
+    amount: body.amount,
+    returnUrl: body.returnUrl,
+    id: session.id,
+    merchantAccount: session.merchantAccount,
+    reference: session.reference,
+    expiresAt: session.expiresAt,
+    sessionData: session.sessionData,
+    ...(session.fields.mode === 'hosted' && { url: `${baseUrlOf(req, deps.config.publicBaseUrl)}/hosted/sessions/${session.id}` }),
+  };
+});
+
+/** POST /sessions/{sessionId}/payments */
+export const sessionPayments = command('sessionPayments')(async ({ tx, body, path, caller, req }, deps) => {
+  const { session, outcome, sessionResult: result } = await payInSession(
+    { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
+    caller.credential,
+    path.sessionId,
+    body,
+    (t) => deps.redirects.mac(t),
+  );
+  const payment = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+  return {
+    pspReference: payment.pspReference,
+    resultCode: payment.resultCode,
+    ...(payment.action?.type === 'redirect' && { action: payment.action }),
+    ...(payment.refusalReason && { refusalReason: payment.refusalReason }),
+    sessionData: session.sessionData,
+    sessionResult: result,
+  };
+});
+
+/** GET /sessions/{sessionId} */
+export const getResultOfPaymentSession = operation('getResultOfPaymentSession')(async ({ path, query, caller: { credential } }, deps) => {
+  const { session, payments, status } = await deps.store.read((tx) =>
+    sessionResult(tx, deps.clock.now(credential.companyId), credential, path.sessionId, query.sessionResult, (t) => deps.redirects.mac(t)),
+  );
+  return {
+    id: session.id,
+    reference: session.reference,
+    status,
+    payments: payments.map((p) => ({
+      pspReference: p.pspReference,
+      resultCode: p.resultCode,
+      amount: { currency: p.currency, value: p.originalValue },
+      paymentMethod: p.paymentMethodType === 'scheme' ? { brand: p.cardBrand, type: 'scheme' } : { type: p.paymentMethodType },
+    })),
+  };
+});

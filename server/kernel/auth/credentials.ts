@@ -1,0 +1,85 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ServerSecret } from '../crypto/server-secret.js';
+import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_UNAUTHORIZED } from '../errors.js';
+import type { Credential, Merchant, Store, Tx } from '../../store/types.js';
+
+/**
+ * The keyed hash API keys are stored and looked up under: HMAC-SHA256 with a key derived from the
+ * server secret, so that a copied database alone gives nothing to guess keys against. (A fast
+ * hash is enough: generated keys are long random strings and keys from the environment have at
+ * least 20 characters.) The store is opened with it and offers it as `tx.hashApiKey`.
+ */
+export function apiKeyHasher(secret: ServerSecret): (apiKey: string) => string {
+  const key = secret.derive('api-key-hash');
+  return (apiKey) => createHmac('sha256', key).update(apiKey, 'utf8').digest('hex');
+}
+
+/** The unkeyed SHA-256 that earlier versions stored: only looked for to upgrade such a row on its first use. */
+export function legacyApiKeyHash(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+/** A new API key: 48 random bytes, shown once to its owner. */
+export function newApiKey(): string {
+  return `AQE${randomBytes(48).toString('base64url')}`;
+}
+
+export function newClientKey(): string {
+  return `test_${randomBytes(24).toString('hex').toUpperCase()}`;
+}
+
+/** What the caller presented: an API key, and with Basic authentication the user name it was sent under. */
+export interface Presented {
+  apiKey: string;
+  username?: string;
+}
+
+const LEGACY = Symbol('stored under the legacy hash');
+
+/**
+ * Finds the active credential that owns the key. The lookup is by keyed hash; the final
+ * comparison is constant-time so that nothing about a stored hash leaks through timing. A key
+ * still stored under its unkeyed SHA-256 (written by an earlier version) is found that way once
+ * and then stored under its keyed hash; only that upgrade writes, a failed attempt never does.
+ * `now` gives the time of the credential's company (an expired rotated-out key is refused).
+ */
+export async function authenticate(store: Store, presented: Presented, now: (companyId: string) => Date): Promise<Credential> {
+  const found = await store.read((tx) => credentialOf(tx, presented, now));
+  if (found !== LEGACY) return found;
+  return store.transaction(async (tx) => {
+    const legacy = legacyApiKeyHash(presented.apiKey);
+    if (await tx.getApiKey(legacy)) await tx.rekeyApiKey(legacy, tx.hashApiKey(presented.apiKey));
+    const upgraded = await credentialOf(tx, presented, now);
+    if (upgraded === LEGACY) throw new ApiError(ERR_UNAUTHORIZED);
+    return upgraded;
+  });
+}
+
+async function credentialOf(tx: Tx, presented: Presented, now: (companyId: string) => Date): Promise<Credential | typeof LEGACY> {
+  const hash = tx.hashApiKey(presented.apiKey);
+  const key = await tx.getApiKey(hash);
+  if (!key) {
+    if (await tx.getApiKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
+    throw new ApiError(ERR_UNAUTHORIZED);
+  }
+  if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
+  const credential = await tx.getCredential(key.credentialId);
+  if (!credential || !credential.active) throw new ApiError(ERR_UNAUTHORIZED);
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
+  if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
+  return credential;
+}
+
+/** Whether the credential reaches the merchant account. */
+export function reaches(credential: Credential, merchant: Merchant): boolean {
+  if (merchant.companyId !== credential.companyId) return false;
+  if (credential.merchantId !== null) return credential.merchantId === merchant.id;
+  return credential.associatedMerchantAccounts.length === 0 || credential.associatedMerchantAccounts.includes(merchant.id);
+}
+
+/** The merchant account a checkout request names, if the caller may use it; else 403 code 901. */
+export async function requireMerchantAccount(tx: Tx, credential: Credential, merchantAccount: string): Promise<Merchant> {
+  const merchant = await tx.getMerchant(merchantAccount);
+  if (!merchant || !reaches(credential, merchant)) throw new ApiError(ERR_INVALID_MERCHANT_ACCOUNT);
+  return merchant;
+}

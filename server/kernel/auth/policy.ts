@@ -1,0 +1,112 @@
+import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, type Area } from '../errors.js';
+import type { Credential, Tx } from '../../store/types.js';
+import { reaches } from './credentials.js';
+import { describeRequirement, type Requirement, satisfies } from './roles.js';
+
+/**
+ * What an operation reaches, and so which credentials may call it (besides its roles):
+ * - `self`: the caller's own credential or company view (`/me…`, reading the sandbox clock, origin keys).
+ * - `company`: a company resource named by `{companyId}` (company credentials, Android files,
+ *   company terminal settings): only a company-level credential of that company.
+ * - `ownCompany`: the caller's company as a whole (advancing its sandbox clock): only a company-level credential.
+ * - `merchantPath`: the merchant account `{merchantId}` of the path.
+ * - `storePath` / `terminalPath`: the merchant account of the store `{storeId}` or of the
+ *   terminal `{terminalId}` of the path.
+ * - `merchantBody` / `merchantQuery`: the merchant account named by `merchantAccount` in the JSON
+ *   body or the query (checkout).
+ * - `resource`: a resource named in the path or body (a payment, session, link, store or terminal);
+ *   its use case reads it and checks the credential reaches its merchant account.
+ * Company-level credentials reach every merchant account of their company, or only their
+ * `associatedMerchantAccounts` when that list is not empty; merchant-level ones reach their own.
+ */
+export type Scope = 'self' | 'company' | 'ownCompany' | 'merchantPath' | 'storePath' | 'terminalPath' | 'merchantBody' | 'merchantQuery' | 'resource';
+
+/** The authorization rules of one operation: its roles (any one suffices) and its scope. */
+export interface Policy {
+  requires: Requirement;
+  scope: Scope;
+}
+
+const forbidden = (message: string) => new ApiError(ERR_NOT_ALLOWED, { message });
+
+/** Roles first: they need no read. */
+export function checkRoles(credential: Credential, requires: Requirement): void {
+  if (!satisfies(credential.roles, requires)) throw forbidden(`Not allowed: the credential needs ${describeRequirement(requires)}`);
+}
+
+/**
+ * The scope rules that the path decides, checked before the body is read: a refused request
+ * must not have its body parsed, its upload written or a rate-limit slot taken.
+ */
+export async function checkPathScope(tx: Tx, credential: Credential, scope: Scope, params: Record<string, string>): Promise<void> {
+  switch (scope) {
+    case 'company':
+    case 'ownCompany':
+      if (credential.merchantId !== null) throw forbidden('Not allowed: this operation needs a company-level API credential');
+      if (scope === 'company' && params.companyId !== credential.companyId) {
+        // Another company's identifier is never confirmed to exist.
+        throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Company ${params.companyId ?? ''} not found` });
+      }
+      return;
+    case 'merchantPath':
+      return checkMerchant(tx, credential, params.merchantId ?? '');
+    case 'storePath': {
+      const store = await tx.getStore(params.storeId ?? '');
+      if (!store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Store ${params.storeId ?? ''} not found` });
+      return checkMerchant(tx, credential, store.merchantId, `Store ${store.id}`);
+    }
+    case 'terminalPath': {
+      const terminal = await tx.getTerminal(params.terminalId ?? '');
+      const store = terminal && (await tx.getStore(terminal.storeId));
+      if (!terminal || !store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
+      return checkMerchant(tx, credential, store.merchantId, `Terminal ${terminal.id}`);
+    }
+    default:
+      return;
+  }
+}
+
+/**
+ * A merchant account of the caller's company that the credential reaches. Another company's is
+ * not found (under the name of what the path named, so a store or terminal is not confirmed
+ * either); one of its own company outside a merchant-level credential's reach is forbidden.
+ */
+async function checkMerchant(tx: Tx, credential: Credential, merchantId: string, named = `Merchant account ${merchantId}`): Promise<void> {
+  const merchant = await tx.getMerchant(merchantId);
+  if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `${named} not found` });
+  if (!reaches(credential, merchant)) throw forbidden(`Not allowed: the credential does not reach merchant account ${merchantId}`);
+}
+
+/** The scope rules that the parsed request decides (checkout's `merchantAccount`), checked before the use case or a replay. */
+export async function checkRequestScope(tx: Tx, credential: Credential, scope: Scope, request: { body: unknown; query: Record<string, unknown> }, area: Area): Promise<void> {
+  if (scope !== 'merchantBody' && scope !== 'merchantQuery') return;
+  const source = scope === 'merchantBody' ? request.body : request.query;
+  const merchantAccount = source !== null && typeof source === 'object' ? (source as Record<string, unknown>).merchantAccount : undefined;
+  if (typeof merchantAccount !== 'string') return; // absent: the request schema decides whether that is allowed
+  const merchant = await tx.getMerchant(merchantAccount);
+  if (merchant && reaches(credential, merchant)) return;
+  throw area === 'checkout' ? new ApiError(ERR_INVALID_MERCHANT_ACCOUNT) : forbidden(`Not allowed: the credential does not reach merchant account ${merchantAccount}`);
+}
+
+/**
+ * Whether the caller may act on another credential (rotate its key today; create or change it
+ * later): never one above its own level, one that reaches merchant accounts it does not, or one
+ * with a role it lacks. Acting on itself is always allowed.
+ */
+export function mayManage(caller: Credential, target: Credential): boolean {
+  if (caller.id === target.id) return true;
+  if (caller.companyId !== target.companyId) return false;
+  if (!target.roles.every((role) => caller.roles.includes(role))) return false;
+  if (caller.merchantId !== null) return target.merchantId === caller.merchantId;
+  const limitedTo = caller.associatedMerchantAccounts;
+  if (limitedTo.length === 0) return true;
+  if (target.merchantId !== null) return limitedTo.includes(target.merchantId);
+  return target.associatedMerchantAccounts.length > 0 && target.associatedMerchantAccounts.every((m) => limitedTo.includes(m));
+}
+
+/** 403 unless the caller may act on the target credential. */
+export function assertMayManage(caller: Credential, target: Credential): void {
+  if (!mayManage(caller, target)) {
+    throw forbidden('Not allowed: the credential cannot manage a credential above its own level, beyond its merchant accounts or with roles it does not have');
+  }
+}

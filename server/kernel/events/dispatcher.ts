@@ -1,0 +1,188 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../../config.js';
+import type { CardVault } from '../crypto/card-vault.js';
+import type { Logger } from '../logger.js';
+import type { Delivery, Store } from '../../store/types.js';
+import { idempotencyCutoff } from '../idempotency.js';
+import { toNotification } from './notification.js';
+import { sendNotification, type SendOptions } from './sender.js';
+
+export interface RetryPolicy {
+  immediateRetries: number;
+  scheduleSeconds: number[];
+  giveUpAfterSeconds: number;
+}
+
+/**
+ * When a failed delivery is tried next, or undefined to give up. The first `immediateRetries`
+ * failures retry at once; then the schedule, its last step repeating, until the give-up age.
+ */
+export function nextAttemptAfter(failures: number, eventCreatedAt: Date, now: Date, policy: RetryPolicy): Date | undefined {
+  if (now.getTime() - eventCreatedAt.getTime() >= policy.giveUpAfterSeconds * 1000) return undefined;
+  if (failures <= policy.immediateRetries) return now;
+  const step = Math.min(failures - policy.immediateRetries - 1, policy.scheduleSeconds.length - 1);
+  return new Date(now.getTime() + (policy.scheduleSeconds[step] ?? 0) * 1000);
+}
+
+/**
+ * Work an area registers to be done on every round, before deliveries (checkout settles the
+ * automatic captures that fell due): the kernel runs it without knowing what it is.
+ */
+export type DueWork = (store: Store, clock: Clock) => Promise<void>;
+
+export interface DispatcherDeps {
+  store: Store;
+  clock: Clock;
+  vault: CardVault;
+  logger: Logger;
+  dueWork?: DueWork[];
+}
+
+/**
+ * Delivers the event outbox. Each webhook has its own queue: only its first pending event is
+ * tried, so events arrive in order and a failing one holds back the later ones until it is
+ * accepted or given up. Webhooks are served independently, so a slow receiver (up to its
+ * timeout) never delays another. Every attempt is recorded; state lives in the store, so a
+ * restarted process carries on where the last one stopped (at least once).
+ */
+export class Dispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly running = new Map<string, Promise<void>>();
+  private ticking: Promise<void> | undefined;
+  private purgedAt = 0;
+  private purgedFor = '';
+
+  constructor(
+    private readonly deps: DispatcherDeps,
+    private readonly options: SendOptions & RetryPolicy & { pollMs: number },
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.tick(), this.options.pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+    await Promise.all(this.running.values());
+  }
+
+  /** One round: apply due automatic captures, then start the due head of every idle webhook queue. */
+  tick(): Promise<void> {
+    this.ticking ??= this.round().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  /** Runs rounds until nothing is due or running (tests and shutdown use it). */
+  async drain(maxRounds = 100): Promise<void> {
+    for (let i = 0; i < maxRounds; i++) {
+      await this.tick();
+      if (this.running.size === 0) {
+        if ((await this.dueDeliveries()).length === 0) return;
+      }
+      await Promise.all(this.running.values());
+    }
+  }
+
+  /**
+   * The head deliveries that are due, each on its own company's clock. The store is asked for
+   * everything due by the latest company time, then each is held to its company's.
+   */
+  private async dueDeliveries(): Promise<Delivery[]> {
+    const { store, clock } = this.deps;
+    const due = await store.read(async (tx) => {
+      await clock.refresh(tx);
+      return tx.dueDeliveries(clock.latest().toISOString());
+    });
+    return due.filter((d) => d.nextAttemptAt <= clock.now(d.companyId ?? '').toISOString());
+  }
+
+  /**
+   * Deletes idempotency records older than 31 days on each company's clock: at most once a
+   * minute of real time, and at once after a company's clock moved.
+   */
+  async purgeIdempotencyRecords(): Promise<number> {
+    const { store, clock } = this.deps;
+    return store.transaction(async (tx) => {
+      let purged = 0;
+      for (const { companyId } of await tx.listCompanyClockOffsets()) purged += await tx.purgeIdempotencyRecords(companyId, idempotencyCutoff(clock.now(companyId)));
+      return purged;
+    });
+  }
+
+  private async purgeWhenDue(): Promise<void> {
+    const clocks = await this.deps.store.read((tx) => tx.listCompanyClockOffsets());
+    const signature = clocks.map((c) => `${c.companyId}:${c.offsetSeconds}`).join(',');
+    if (signature === this.purgedFor && Date.now() - this.purgedAt < 60_000) return;
+    await this.purgeIdempotencyRecords();
+    this.purgedAt = Date.now();
+    this.purgedFor = signature;
+  }
+
+  private async round(): Promise<void> {
+    try {
+      await this.purgeWhenDue();
+      const { store, clock } = this.deps;
+      await store.read((tx) => clock.refresh(tx));
+      for (const work of this.deps.dueWork ?? []) await work(store, clock);
+      const due = await this.dueDeliveries();
+      for (const delivery of due) {
+        if (this.running.has(delivery.webhookId)) continue;
+        const attempt = this.deliver(delivery).finally(() => this.running.delete(delivery.webhookId));
+        this.running.set(delivery.webhookId, attempt);
+      }
+    } catch (error) {
+      this.deps.logger.error('webhook dispatch round failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    const { store, clock, vault } = this.deps;
+    const loaded = await store.transaction(async (tx) => ({ event: await tx.getEvent(delivery.eventId), webhook: await tx.getWebhook(delivery.webhookId) }));
+    if (!loaded.event || !loaded.webhook) return;
+    const { event, webhook } = loaded;
+    const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
+    const payload = JSON.stringify(toNotification(event, hmacKey));
+    const result = await sendNotification(webhook, payload, vault, this.options);
+    await store.transaction(async (tx) => {
+      const current = await tx.getDelivery(delivery.webhookId, delivery.eventId);
+      // Sent again or removed meanwhile: this attempt no longer decides anything.
+      if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
+      const now = clock.now(webhook.companyId);
+      await tx.insertAttempt({ webhookId: webhook.id, eventId: event.id!, attemptedAt: now.toISOString(), outcome: result.outcome, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs });
+      const stored = await tx.getWebhook(webhook.id);
+      if (result.outcome === 'accepted') {
+        await tx.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });
+        if (stored?.hasError) await tx.updateWebhook({ ...stored, hasError: false, updatedAt: now.toISOString() });
+        return;
+      }
+      const failures = current.attempts + 1;
+      const next = nextAttemptAfter(failures, new Date(event.createdAt), now, this.options);
+      await tx.updateDelivery({
+        ...current,
+        attempts: failures,
+        status: next ? 'pending' : 'failed',
+        nextAttemptAt: (next ?? now).toISOString(),
+        updatedAt: now.toISOString(),
+      });
+      if (stored && !stored.hasError) await tx.updateWebhook({ ...stored, hasError: true, updatedAt: now.toISOString() });
+    });
+  }
+}
+
+/** The dispatcher's settings from the configuration; webhooks pass the same outbound guard as /forward. */
+export function dispatcherOptionsFrom(config: Config) {
+  return {
+    pollMs: config.webhookPollMs,
+    timeoutMs: config.webhookTimeoutMs,
+    immediateRetries: config.webhookImmediateRetries,
+    scheduleSeconds: config.webhookRetryScheduleSeconds,
+    giveUpAfterSeconds: config.webhookGiveUpAfterSeconds,
+    allowList: config.forwardAllowList,
+    allowPrivate: config.forwardAllowPrivateNetworks,
+  };
+}

@@ -1,0 +1,26 @@
+import type { OutboxEvent, Tx } from '../../store/types.js';
+
+export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'> &
+  Partial<Pick<OutboxEvent, 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'>>;
+
+/**
+ * Records an outcome to report as a webhook, in the caller's transaction, and queues it for
+ * every active webhook of the merchant account: the event and its deliveries exist exactly when
+ * the change they report was committed (the transactional outbox). The dispatcher sends them.
+ */
+export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise<number> {
+  const at = now.toISOString();
+  const id = await tx.insertEvent({
+    reason: '',
+    originalReference: null,
+    paymentMethod: null,
+    additionalData: {},
+    ...event,
+    eventDate: at,
+    createdAt: at,
+  });
+  for (const webhook of await tx.activeWebhooks(event.merchantAccount)) {
+    await tx.insertDelivery({ webhookId: webhook.id, eventId: id, queueSeq: id, status: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at });
+  }
+  return id;
+}

@@ -1,0 +1,53 @@
+import type { CardVault } from '../crypto/card-vault.js';
+import { outboundCall } from '../outbound/client.js';
+import { allowListOf } from '../outbound/guard.js';
+import type { Webhook } from '../../store/types.js';
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowList: Record<string, string[]>;
+  allowPrivate: boolean;
+}
+
+export interface SendResult {
+  outcome: 'accepted' | 'rejected' | 'error';
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The start of the receiver's body (at most 10 000 characters). */
+  body: string;
+}
+
+const MAX_BODY = 10_000;
+
+/**
+ * POSTs one notification to a webhook with the one outbound client (the same guard, pinned
+ * address, timeout and no-redirect rule as /forward). Never throws: every failure is a result.
+ * A 2xx, or a body containing `[accepted]`, accepts.
+ */
+export async function sendNotification(webhook: Webhook, payload: string, vault: CardVault, options: SendOptions, now: () => number = Date.now): Promise<SendResult> {
+  const started = now();
+  const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.max(0, Math.round(now() - started)) });
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'payments-platform-webhooks/1' };
+  if (webhook.username && webhook.encryptedPassword) {
+    headers.authorization = `Basic ${Buffer.from(`${webhook.username}:${vault.decrypt(webhook.encryptedPassword)}`).toString('base64')}`;
+  }
+  try {
+    const response = await outboundCall({
+      url: webhook.url,
+      method: 'POST',
+      headers,
+      body: payload,
+      allowList: allowListOf(options.allowList, webhook.merchantId),
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: MAX_BODY,
+      overflow: 'truncate',
+      lenientTls: webhook.acceptsSelfSignedCertificate || webhook.acceptsUntrustedRootCertificate || webhook.acceptsExpiredCertificate,
+    });
+    const accepted = (response.status >= 200 && response.status < 300) || response.body.includes('[accepted]');
+    return done({ outcome: accepted ? 'accepted' : 'rejected', statusCode: response.status, error: accepted ? null : `answered ${response.status}`, body: response.body });
+  } catch (error) {
+    return done({ outcome: 'error', statusCode: null, error: error instanceof Error ? error.message : 'connection failed', body: '' });
+  }
+}

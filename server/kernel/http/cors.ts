@@ -1,0 +1,38 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import { originAllowed } from '../auth/origins.js';
+import type { Store } from '../../store/types.js';
+import { ApiError, ERR_NOT_ALLOWED } from '../errors.js';
+import { callerOf } from './request-context.js';
+
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-API-Key'];
+const ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+const preflight = cors({ origin: true, methods: ALLOWED_METHODS, allowedHeaders: ALLOWED_HEADERS, maxAge: 600, optionsSuccessStatus: 204 });
+
+/**
+ * Answers CORS preflights. They carry no credentials, so they cannot be checked against a
+ * credential's allowed origins; the real request is (below), and a refused origin gets no
+ * Access-Control-Allow-Origin, so the browser withholds the answer.
+ */
+export const corsPreflight: RequestHandler = (req, res, next) => {
+  if (req.method !== 'OPTIONS' || !req.get('origin') || !req.get('access-control-request-method')) return next();
+  preflight(req, res, next);
+};
+
+const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key'] });
+
+/**
+ * A browser request (with an Origin) is served only to origins the credential allows; an empty
+ * list allows any origin (design section 5). Requests without an Origin are server-to-server.
+ */
+export function corsCheck(store: Store): RequestHandler {
+  return async (req, res, next) => {
+    const origin = req.get('origin');
+    if (!origin) return next();
+    const { credential } = callerOf(res);
+    const origins = await store.read((tx) => tx.listAllowedOrigins(credential.id));
+    if (!originAllowed(origins, origin)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
+    actual(req, res, next);
+  };
+}

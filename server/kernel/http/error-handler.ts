@@ -1,0 +1,130 @@
+import type { ErrorRequestHandler, Request } from 'express';
+import type { Logger } from '../logger.js';
+import { areaOf } from './area.js';
+import {
+  ApiError,
+  ERR_BAD_HEADER,
+  ERR_BODY_TOO_LARGE,
+  ERR_FIELD_INVALID,
+  ERR_FIELD_REQUIRED,
+  ERR_INTERNAL,
+  ERR_MALFORMED_JSON,
+  ERR_METHOD_NOT_ALLOWED,
+  ERR_NOT_FOUND_ROUTE,
+  ERR_UNSUPPORTED_MEDIA_TYPE,
+  ERR_UPLOAD_TOO_LARGE,
+  type InvalidField,
+  toCheckoutError,
+  toManagementError,
+} from '../errors.js';
+import { requestIdOf } from './request-context.js';
+
+interface ValidatorIssue {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+/** Turns a field path from the validator (`/body/amount/value`, `.query.pageSize`) into `amount.value`. */
+function fieldName(path: string | undefined): { location: string; name: string } {
+  const parts = (path ?? '').split(/[/.]/).filter((p) => p.length > 0);
+  const location = parts.shift() ?? 'body';
+  return { location, name: parts.join('.') || location };
+}
+
+function valueAt(req: Request, location: string, name: string): string {
+  const source: unknown = location === 'query' ? req.query : location === 'headers' ? req.headers : location === 'path' ? req.params : req.body;
+  let node: unknown = source;
+  for (const key of name.split('.')) {
+    if (node === null || typeof node !== 'object') return '';
+    node = (node as Record<string, unknown>)[key];
+  }
+  if (node === undefined || node === null) return '';
+  const text = typeof node === 'string' ? node : JSON.stringify(node);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** A request the validator refused: one clear message naming the first field, and every field for management. */
+function fromValidation(req: Request, issues: ValidatorIssue[]): ApiError {
+  const fields: InvalidField[] = [];
+  let required = false;
+  let header = false;
+  for (const issue of issues) {
+    const { location, name } = fieldName(issue.path);
+    const isRequired = issue.errorCode?.startsWith('required') ?? false;
+    const extra = issue.errorCode?.startsWith('additionalProperties') ?? false;
+    let message = issue.message ?? 'is not valid';
+    let field = name;
+    if (extra) {
+      const match = /additional propert(?:y|ies)(?:\s*'([^']+)')?/.exec(message);
+      const prop = match?.[1];
+      if (prop) field = name === location ? prop : `${name}.${prop}`;
+      message = 'is not a known field';
+    }
+    if (fields.length === 0) {
+      required = isRequired;
+      header = location === 'headers';
+    }
+    fields.push({ name: field, value: isRequired ? '' : valueAt(req, location, field), message });
+  }
+  const first = fields[0] ?? { name: 'body', value: '', message: 'is not valid' };
+  if (header) return new ApiError(ERR_BAD_HEADER, { message: `Header '${first.name}' ${first.message}`, invalidFields: fields });
+  const message = required ? `Required field '${first.name}' is not provided` : `Invalid field '${first.name}': ${first.message}`;
+  return new ApiError(required ? ERR_FIELD_REQUIRED : ERR_FIELD_INVALID, { message, invalidFields: fields });
+}
+
+/** Maps anything thrown while handling a request to an ApiError, never exposing internals. */
+export function toApiError(err: unknown, req: Request, bodyLimit: number): { error: ApiError; unexpected: boolean } {
+  if (err instanceof ApiError) return { error: err, unexpected: false };
+  const e = err as { type?: string; status?: number; statusCode?: number; errors?: ValidatorIssue[]; message?: string; path?: string };
+  // body-parser
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return { error: new ApiError(ERR_MALFORMED_JSON, { message: `Unexpected input: the body is not valid JSON (${e.message ?? 'parse error'})` }), unexpected: false };
+    case 'entity.too.large':
+      return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { error: new ApiError(ERR_UNSUPPORTED_MEDIA_TYPE, { message: e.message ?? ERR_UNSUPPORTED_MEDIA_TYPE.message }), unexpected: false };
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return { error: new ApiError(ERR_MALFORMED_JSON, { message: 'Unexpected input: the body could not be read' }), unexpected: false };
+    default:
+      break;
+  }
+  // multer (uploads)
+  const code = (err as { code?: string }).code;
+  if ((err as { name?: string }).name === 'MulterError' || code === 'LIMIT_FILE_SIZE') {
+    if (code === 'LIMIT_FILE_SIZE') return { error: new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed` }), unexpected: false };
+    return { error: new ApiError(ERR_MALFORMED_JSON, { message: `The upload could not be read (${code ?? 'multipart error'})` }), unexpected: false };
+  }
+  // express-openapi-validator
+  const status = e.status ?? e.statusCode;
+  if (Array.isArray(e.errors) && status !== undefined) {
+    if (status === 400) return { error: fromValidation(req, e.errors), unexpected: false };
+    if (status === 404) return { error: new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` }), unexpected: false };
+    if (status === 405) return { error: new ApiError(ERR_METHOD_NOT_ALLOWED, { message: `Method ${req.method} is not allowed at ${req.path}` }), unexpected: false };
+    if (status === 415) return { error: new ApiError(ERR_UNSUPPORTED_MEDIA_TYPE), unexpected: false };
+    if (status === 413) return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
+  }
+  return { error: new ApiError(ERR_INTERNAL), unexpected: true };
+}
+
+/** The single error middleware: every failure becomes the public error body of its area. */
+export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { error, unexpected } = toApiError(err, req, bodyLimit);
+    if (unexpected) {
+      logger.error('request failed', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body = areaOf(req) === 'management' ? toManagementError(error, requestIdOf(res)) : toCheckoutError(error);
+    if (error.status === 401) res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+    if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
+    res.status(error.status).type('application/json').send(JSON.stringify(body));
+  };
+}

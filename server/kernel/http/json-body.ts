@@ -1,0 +1,43 @@
+import express, { type RequestHandler } from 'express';
+import { ApiError, ERR_TOO_DEEP, ERR_UNSAFE_INTEGER } from '../errors.js';
+
+/** Deeper bodies are refused before validation: no API field nests this far, and deep input is an attack on recursive code. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Finds the first problem a JSON value has that JSON.parse does not report: nesting deeper than
+ * MAX_JSON_DEPTH, or an integer outside the safe range (JSON.parse rounds those silently,
+ * which for money means a different amount). Iterative, so hostile input cannot overflow the stack.
+ */
+export function jsonProblem(value: unknown): ApiError | undefined {
+  const stack: Array<{ node: unknown; path: string; depth: number }> = [{ node: value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { node, path, depth } = stack.pop()!;
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node) || (Number.isInteger(node) && !Number.isSafeInteger(node))) {
+        return new ApiError(ERR_UNSAFE_INTEGER, { message: `Invalid field '${path || 'body'}': ${node} is not a safe integer (at most 9007199254740991 in size)` });
+      }
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) {
+      return new ApiError(ERR_TOO_DEEP, { message: `Unexpected input: the body is nested deeper than ${MAX_JSON_DEPTH} levels` });
+    }
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => stack.push({ node: child, path: path ? `${path}.${i}` : String(i), depth: depth + 1 }));
+    } else {
+      for (const [key, child] of Object.entries(node)) stack.push({ node: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/** Parses JSON bodies up to `limit` bytes and refuses the input JSON.parse accepts but we must not. */
+export function jsonBody(limit: number): RequestHandler[] {
+  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const guard: RequestHandler = (req, _res, next) => {
+    const problem = req.body === undefined ? undefined : jsonProblem(req.body);
+    next(problem);
+  };
+  return [parse, guard];
+}

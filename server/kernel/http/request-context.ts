@@ -1,0 +1,17 @@
+import type { Response } from 'express';
+import type { Credential } from '../../store/types.js';
+
+/** What the authentication middleware learned about the caller, kept in `res.locals`. */
+export interface Caller {
+  credential: Credential;
+}
+
+export function requestIdOf(res: Response): string {
+  return (res.locals.requestId as string | undefined) ?? 'unknown';
+}
+
+export function callerOf(res: Response): Caller {
+  const caller = res.locals.caller as Caller | undefined;
+  if (!caller) throw new Error('callerOf() used on a route without authentication');
+  return caller;
+}

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Store, Tx } from '../store/types.js';
+import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
+import { type Caller, callerOf } from './http/request-context.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const MAX_KEY_LENGTH = 64;
+
+/** Checks the Idempotency-Key header before anything else reads the request: too long or malformed is 400. */
+export const idempotencyKeyHeader: RequestHandler = (req, _res, next) => {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (key.length > MAX_KEY_LENGTH) return next(new ApiError(ERR_IDEMPOTENCY_KEY_TOO_LONG));
+  if (!/^[\x21-\x7E]+$/.test(key)) return next(new ApiError(ERR_IDEMPOTENCY_KEY_MALFORMED));
+  next();
+};
+
+/** JSON with sorted keys, so that the same body always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function fingerprint(req: Request): string {
+  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`).digest('hex');
+}
+
+export type Effect<P, T> = (prepared: P) => Promise<T>;
+
+export type Work<T> = (tx: Tx, caller: Caller, req: Request) => Promise<T>;
+
+/** How long a stored response can be replayed: Adyen keeps keys at least 31 days. */
+export const IDEMPOTENCY_RETENTION_DAYS = 31;
+
+/** The moment before which a company's records have expired, on that company's clock. */
+export function idempotencyCutoff(now: Date): string {
+  return new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 86_400_000).toISOString();
+}
+
+/**
+ * Runs state-changing checkout operations. Without an Idempotency-Key the work runs in one
+ * transaction. With one, the first response is stored in the same transaction as the work's
+ * effect, so a repeat replays it (status and body) without doing anything again; a repeat
+ * while the first is running, or with another request under the same key, is refused (704).
+ *
+ * Keys belong to the credential that sent them (a rotated key of the same credential still
+ * replays): another credential of the same company neither sees nor blocks them. This is
+ * stricter than Adyen, which scopes keys to the company account. A replay is answered only
+ * after the caller passed the operation's authorization (the pipeline runs it first), so a
+ * credential that lost a role or a merchant account cannot read back what it stored. Records
+ * expire after 31 days on the company's clock. Failed requests store nothing: they changed
+ * nothing, so repeating them is safe.
+ */
+export class Commands {
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: (companyId: string) => Date,
+  ) {}
+
+  /** The stored response under the caller's key, unless it has expired (then it is deleted). */
+  private async recorded(tx: Tx, caller: Caller, key: string) {
+    const prior = await tx.getIdempotencyRecord(caller.credential.id, key);
+    if (prior && prior.createdAt < idempotencyCutoff(this.now(caller.credential.companyId))) {
+      await tx.deleteIdempotencyRecord(caller.credential.id, key);
+      return undefined;
+    }
+    return prior;
+  }
+
+  /** Stores the response of the first request under its key, for replays. */
+  private remember(tx: Tx, caller: Caller, key: string, fingerprint: string, status: number, body: unknown): Promise<void> {
+    return tx.insertIdempotencyRecord({
+      credentialId: caller.credential.id,
+      companyId: caller.credential.companyId,
+      key,
+      fingerprint,
+      statusCode: status,
+      body: JSON.stringify(body),
+      createdAt: this.now(caller.credential.companyId).toISOString(),
+    });
+  }
+
+  handler<T>(status: number, work: Work<T>): RequestHandler {
+    return async (req, res) => {
+      const caller = callerOf(res);
+      const key = req.get(IDEMPOTENCY_HEADER);
+      if (key === undefined) {
+        const body = await this.store.transaction((tx) => work(tx, caller, req));
+        send(res, status, body);
+        return;
+      }
+      const scope = `${caller.credential.id}\u0000${key}`;
+      // Only a first request that is still running makes a duplicate wait-less 704; replays of a
+      // finished one never mark the key, so any number of them may run at once.
+      if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+      const print = fingerprint(req);
+      let marked = false;
+      try {
+        const outcome = await this.store.transaction(async (tx) => {
+          const prior = await this.recorded(tx, caller, key);
+          if (prior) {
+            if (prior.fingerprint !== print) {
+              throw new ApiError(ERR_ALREADY_PROCESSED, { message: 'request already processed or in progress: the Idempotency-Key was used for a different request' });
+            }
+            return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown };
+          }
+          if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+          this.inFlight.add(scope);
+          marked = true;
+          const body = await work(tx, caller, req);
+          await this.remember(tx, caller, key, print, status, body);
+          return { status, body: body as unknown };
+        });
+        sendWithKey(res, outcome.status, outcome.body, key);
+      } finally {
+        if (marked) this.inFlight.delete(scope);
+      }
+    };
+  }
+
+  /**
+   * For commands whose effect leaves this system (an outbound HTTP call): `prepare` runs in a
+   * transaction, `effect` outside any (a slow third party must not hold the store), and with an
+   * Idempotency-Key the response is recorded afterwards. A crash between the effect and the
+   * record means a retry repeats the effect: such operations are at-least-once, and say so.
+   */
+  effectHandler<P, T>(status: number, prepare: Work<P>, effect: Effect<P, T>): RequestHandler {
+    return async (req, res) => {
+      const caller = callerOf(res);
+      const key = req.get(IDEMPOTENCY_HEADER);
+      const scope = key === undefined ? undefined : `${caller.credential.id}\u0000${key}`;
+      if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+      if (scope !== undefined) this.inFlight.add(scope);
+      try {
+        const print = fingerprint(req);
+        const first = await this.store.transaction(async (tx) => {
+          if (key !== undefined) {
+            const prior = await this.recorded(tx, caller, key);
+            if (prior && prior.fingerprint !== print) throw new ApiError(ERR_ALREADY_PROCESSED);
+            if (prior) return { replay: { status: prior.statusCode, body: JSON.parse(prior.body) as unknown } };
+          }
+          return { prepared: await prepare(tx, caller, req) };
+        });
+        if ('replay' in first && first.replay) return sendWithKey(res, first.replay.status, first.replay.body, key);
+        const body = await effect((first as { prepared: P }).prepared);
+        if (key !== undefined) {
+          await this.store.transaction(async (tx) => {
+            if (await tx.getIdempotencyRecord(caller.credential.id, key)) return;
+            await this.remember(tx, caller, key, print, status, body);
+          });
+        }
+        sendWithKey(res, status, body, key);
+      } finally {
+        if (scope !== undefined) this.inFlight.delete(scope);
+      }
+    };
+  }
+}
+
+function sendWithKey(res: Response, status: number, body: unknown, key: string | undefined) {
+  if (key !== undefined) res.set(IDEMPOTENCY_HEADER, key);
+  send(res, status, body);
+}
+
+/** Sends the body without its undefined fields: echoed optional request fields are often absent. */
+function send(res: Response, status: number, body: unknown): void {
+  const clean = body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))
+    : body;
+  res.status(status).json(clean);
+}
