@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { MAX_JSON_DEPTH } from '../../server/http/json-body.js';
+import { MAX_JSON_DEPTH } from '../../server/kernel/http/json-body.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
-import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../server/auth/roles.js';
+import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../server/kernel/auth/roles.js';
 import { DEMO } from '../../server/seed.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';

@@ -100,7 +100,7 @@ describe('The Adyen Node library 31.0.0 against the checkout area over HTTPS', (
 
   test('When it stores, lists, forwards and deletes a token, then each answers', async () => {
     const token = await checkout.RecurringApi.storedPaymentMethods(
-      { merchantAccount, shopperReference: 'sdk-shopper', recurringProcessingModel: 'CardOnFile' as never, paymentMethod: card as never },
+      { merchantAccount, shopperReference: 'sdk-shopper', recurringProcessingModel: 'CardOnFile' as never, paymentMethod: card },
       idem(),
     );
     expect(token.lastFour).toBe('1111');

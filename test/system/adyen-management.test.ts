@@ -84,7 +84,7 @@ describe('The Adyen Node library 31.0.0 against the management area over HTTPS',
     const id = profile.splitConfigurationId!;
     const withRule = await splits.createRule(merchantId, id, rule('mc'));
     const [visa, mc] = withRule.rules;
-    await splits.updateSplitConditions(merchantId, id, mc!.ruleId!, { currency: 'EUR', fundingSource: 'credit', paymentMethod: 'mc', shopperInteraction: 'Ecommerce' } as never);
+    await splits.updateSplitConditions(merchantId, id, mc!.ruleId!, { currency: 'EUR', fundingSource: 'credit', paymentMethod: 'mc', shopperInteraction: 'Ecommerce' });
     await splits.updateSplitLogic(merchantId, id, visa!.ruleId!, visa!.splitLogic.splitLogicId!, { commission: { variablePercentage: 250 } });
     await splits.updateSplitConfigurationDescription(merchantId, id, { description: 'SDK 2' });
     expect((await splits.getSplitConfiguration(merchantId, id)).description).toBe('SDK 2');

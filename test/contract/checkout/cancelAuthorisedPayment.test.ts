@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ERR_PAYMENT_NOT_FOUND } from '../../../server/http/errors.js';
+import { ERR_PAYMENT_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { uniqueReference } from '../../helpers/factories.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

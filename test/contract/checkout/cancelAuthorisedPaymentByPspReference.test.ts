@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ERR_NOT_CANCELLABLE } from '../../../server/http/errors.js';
+import { ERR_NOT_CANCELLABLE } from '../../../server/kernel/errors.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 

@@ -5,7 +5,7 @@ import {
   ERR_INVALID_MERCHANT_ACCOUNT,
   ERR_NOT_CAPTURABLE,
   ERR_PAYMENT_NOT_FOUND,
-} from '../../../server/http/errors.js';
+} from '../../../server/kernel/errors.js';
 import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

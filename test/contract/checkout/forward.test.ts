@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERR_FORWARD_DESTINATION, ERR_FORWARD_FAILED, ERR_TOKEN_NOT_FOUND } from '../../../server/http/errors.js';
+import { ERR_FORWARD_DESTINATION, ERR_FORWARD_FAILED, ERR_TOKEN_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { rawCard } from '../../helpers/factories.js';
 import { COMPANY_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

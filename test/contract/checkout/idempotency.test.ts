@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { CHECKOUT_ROLES } from '../../../server/auth/roles.js';
+import { CHECKOUT_ROLES } from '../../../server/kernel/auth/roles.js';
 import { createCheckoutClient } from '../../../client/index.js';
-import { ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from '../../../server/http/errors.js';
+import { ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from '../../../server/kernel/errors.js';
 import { buildPaymentRequest } from '../../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../../helpers/keys.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
@@ -28,7 +28,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
     expect(second.status).toBe(first.status);
     expect(second.headers.get('idempotency-key')).toBe('pay-once-1');
     expect(first.headers.get('idempotency-key')).toBe('pay-once-1');
-    const [a, b] = [(await first.json()) as unknown, (await second.json()) as unknown];
+    const [a, b] = [(await first.json()), (await second.json())];
     expect(b).toEqual(a);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ERR_ORDER_AMOUNT_EXCEEDED, ERR_ORDER_CLOSED, ERR_ORDER_EXPIRED, ERR_ORDER_NOT_FOUND } from '../../../server/http/errors.js';
+import { ERR_ORDER_AMOUNT_EXCEEDED, ERR_ORDER_CLOSED, ERR_ORDER_EXPIRED, ERR_ORDER_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { buildPaymentRequest } from '../../helpers/factories.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

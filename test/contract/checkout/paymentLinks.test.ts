@@ -6,7 +6,7 @@ import {
   ERR_METADATA_KEY_SIZE,
   ERR_METADATA_SIZE,
   ERR_RECURRING_MODEL_REQUIRED,
-} from '../../../server/http/errors.js';
+} from '../../../server/kernel/errors.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 

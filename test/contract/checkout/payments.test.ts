@@ -10,7 +10,7 @@ import {
   ERR_INVALID_CARD_NUMBER,
   ERR_INVALID_DETAILS,
   ERR_INVALID_MERCHANT_ACCOUNT,
-} from '../../../server/http/errors.js';
+} from '../../../server/kernel/errors.js';
 import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ERR_EXPIRES_AT_TOO_LATE, ERR_SESSION_COMPLETED, ERR_SESSION_DATA, ERR_SESSION_EXPIRED, ERR_SESSION_RESULT } from '../../../server/http/errors.js';
+import { ERR_EXPIRES_AT_TOO_LATE, ERR_SESSION_COMPLETED, ERR_SESSION_DATA, ERR_SESSION_EXPIRED, ERR_SESSION_RESULT } from '../../../server/kernel/errors.js';
 import { rawCard } from '../../helpers/factories.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERR_TOKEN_NOT_FOUND } from '../../../server/http/errors.js';
+import { ERR_TOKEN_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ERR_DELIVERY_METHODS, ERR_PAYPAL_NOT_PENDING, ERR_PAYPAL_PAYMENT_DATA } from '../../../server/http/errors.js';
+import { ERR_DELIVERY_METHODS, ERR_PAYPAL_NOT_PENDING, ERR_PAYPAL_PAYMENT_DATA } from '../../../server/kernel/errors.js';
 import { buildPaymentRequest } from '../../helpers/factories.js';
 import { authorisedPayment, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
-import { ERR_NOT_ALLOWED } from '../../../server/http/errors.js';
+import { ERR_NOT_ALLOWED } from '../../../server/kernel/errors.js';
 import { MERCHANT_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 

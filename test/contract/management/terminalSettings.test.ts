@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
-import { ROLES } from '../../../server/auth/roles.js';
+import { ROLES } from '../../../server/kernel/auth/roles.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
