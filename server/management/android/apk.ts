@@ -1,10 +1,10 @@
 /**
- * Reads what the platform needs from an APK without loading it whole: the zip's central
- * directory locates AndroidManifest.xml, which is a binary XML (AXML) document; from it the
- * package name, version code, version name and a literal label are read.
+ * Reads what the platform needs from an APK without loading it whole: yauzl finds
+ * AndroidManifest.xml in the zip, which is a binary XML (AXML) document; from it the package
+ * name, version code, version name and a literal label are read (the AXML reading is ours: the
+ * maintained APK readers load the whole archive into memory, and uploads reach 200 MB).
  */
-import { open } from 'node:fs/promises';
-import { inflateRawSync } from 'node:zlib';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 export interface ApkManifest {
   packageName: string;
@@ -15,67 +15,38 @@ export interface ApkManifest {
 
 export class InvalidApkError extends Error {}
 
-const EOCD_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-/** The bytes of one entry of a zip file, read by offset. */
+/**
+ * The bytes of one entry of a zip file, found through its central directory with yauzl (a
+ * maintained zip reader: it validates the structure and inflates lazily), never the whole file.
+ */
 async function readZipEntry(path: string, name: string): Promise<Buffer> {
-  const file = await open(path, 'r');
+  let zip: ZipFile;
   try {
-    const { size } = await file.stat();
-    if (size < 22) throw new InvalidApkError('the file is too small to be an APK');
-    const tailLength = Math.min(size, 22 + 65_535);
-    const tail = Buffer.alloc(tailLength);
-    await file.read(tail, 0, tailLength, size - tailLength);
-    let eocd = -1;
-    for (let i = tailLength - 22; i >= 0; i--) {
-      if (tail.readUInt32LE(i) === EOCD_SIGNATURE) {
-        eocd = i;
-        break;
-      }
-    }
-    if (eocd < 0) throw new InvalidApkError('no zip directory found');
-    const entries = tail.readUInt16LE(eocd + 10);
-    const dirSize = tail.readUInt32LE(eocd + 12);
-    const dirOffset = tail.readUInt32LE(eocd + 16);
-    if (dirOffset + dirSize > size) throw new InvalidApkError('the zip directory points outside the file');
-    const dir = Buffer.alloc(dirSize);
-    await file.read(dir, 0, dirSize, dirOffset);
-    let p = 0;
-    for (let i = 0; i < entries; i++) {
-      if (p + 46 > dir.length || dir.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new InvalidApkError('a broken zip directory');
-      const method = dir.readUInt16LE(p + 10);
-      const compressed = dir.readUInt32LE(p + 20);
-      const uncompressed = dir.readUInt32LE(p + 24);
-      const nameLength = dir.readUInt16LE(p + 28);
-      const extraLength = dir.readUInt16LE(p + 30);
-      const commentLength = dir.readUInt16LE(p + 32);
-      const localOffset = dir.readUInt32LE(p + 42);
-      const entryName = dir.toString('utf8', p + 46, p + 46 + nameLength);
-      p += 46 + nameLength + extraLength + commentLength;
-      if (entryName !== name) continue;
-      if (uncompressed > MAX_MANIFEST_BYTES || compressed > MAX_MANIFEST_BYTES) throw new InvalidApkError(`${name} is implausibly large`);
-      const local = Buffer.alloc(30);
-      await file.read(local, 0, 30, localOffset);
-      if (local.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new InvalidApkError('a broken zip entry');
-      const dataStart = localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-      const data = Buffer.alloc(compressed);
-      await file.read(data, 0, compressed, dataStart);
-      if (method === 0) return data;
-      if (method === 8) {
-        try {
-          return inflateRawSync(data, { maxOutputLength: MAX_MANIFEST_BYTES });
-        } catch {
-          throw new InvalidApkError(`${name} cannot be inflated`);
-        }
-      }
-      throw new InvalidApkError(`${name} uses an unsupported compression method`);
-    }
-    throw new InvalidApkError(`the APK has no ${name}`);
+    zip = await new Promise<ZipFile>((resolve, reject) => yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) => (error ? reject(error) : resolve(opened))));
+  } catch {
+    throw new InvalidApkError('the file is not a zip archive');
+  }
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      zip.on('error', () => reject(new InvalidApkError('a broken zip directory')));
+      zip.on('end', () => reject(new InvalidApkError(`the APK has no ${name}`)));
+      zip.on('entry', (entry: Entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        if (entry.uncompressedSize > MAX_MANIFEST_BYTES || entry.compressedSize > MAX_MANIFEST_BYTES) return reject(new InvalidApkError(`${name} is implausibly large`));
+        zip.openReadStream(entry, (error, stream) => {
+          if (error) return reject(new InvalidApkError(`${name} cannot be read: ${error.message}`));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', () => reject(new InvalidApkError(`${name} cannot be inflated`)));
+          stream.on('end', () => resolve(Buffer.concat(chunks)));
+        });
+      });
+      zip.readEntry();
+    });
   } finally {
-    await file.close();
+    zip.close();
   }
 }
 
