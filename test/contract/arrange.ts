@@ -94,12 +94,18 @@ async function vaultUrl(): Promise<string> {
       req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"vault-card-1"}'));
     });
     await new Promise<void>((resolve) => vault!.listen(0, '127.0.0.1', resolve));
+    // Never the reason a process stays alive; closeArranged() closes it.
+    vault.unref();
   }
   return `http://127.0.0.1:${(vault.address() as AddressInfo).port}`;
 }
 export async function closeArranged(): Promise<void> {
-  if (vault) await new Promise((resolve) => vault!.close(resolve));
+  const open = vault;
   vault = undefined;
+  if (!open) return;
+  // A deployment's webhook deliveries may hold keep-alive connections to it.
+  open.closeAllConnections();
+  await new Promise((resolve) => open.close(resolve));
 }
 
 export const ARRANGE: Record<string, Arrange> = {

@@ -30,6 +30,8 @@ const deployed = process.env.CONTRACT_CHECKOUT_URL && process.env.CONTRACT_MANAG
     headers: { 'X-API-Key': process.env.CONTRACT_API_KEY ?? '' },
     preferExample: false,
   };
+  // The loopback receiver of the webhook and forward arrangements: left open, the run never exits.
+  afterAll(() => closeArranged());
   test.each(named)('When %s is replayed, then the status and the body schema match', async (_name, c) => {
     const arranged = ARRANGE[c.operation.operationId] ? await ARRANGE[c.operation.operationId]!(target, c) : {};
     const result = await replay(target, c, arranged);

@@ -97,14 +97,20 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
   return cases;
 }
 
-/** Validates bodies against the bundled spec's schemas with JSON Schema 2020-12, as the spec declares. */
-export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
+/** An Ajv (JSON Schema 2020-12, as the spec declares) holding the bundled spec under `id`; schemas are `${id}#/pointer`. */
+export function specAjv(area: Area, spec: Json = loadBundled(area)): { ajv: Ajv2020; id: string } {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   const id = `https://contract.local/${area}.json`;
   ajv.addSchema({ ...spec, $id: id });
+  return { ajv, id };
+}
+
+/** Validates bodies against the bundled spec's schemas with JSON Schema 2020-12, as the spec declares. */
+export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
+  const { ajv, id } = specAjv(area, spec);
   return (pointer: string, body: unknown): string[] => {
     if (pointer === '') return body === undefined ? [] : ['a response without content has a body'];
     const validate = ajv.getSchema(`${id}${pointer}`) ?? ajv.compile({ $ref: `${id}${pointer}` });
