@@ -40,6 +40,14 @@ await run(spec.warmupSeconds);
 const measurements = [];
 for (let i = 0; i < spec.repeats; i++) {
   const r = await run(spec.seconds);
-  measurements.push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts });
+  measurements.push({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  });
 }
 process.stdout.write(`${JSON.stringify({ measurements, used: next })}\n`);

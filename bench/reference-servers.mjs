@@ -19,11 +19,32 @@ const PAYMENT = {
   merchantReference: 'bench',
   amount: { currency: 'EUR', value: 1000 },
   paymentMethod: { brand: 'visa', type: 'scheme' },
-  additionalData: { cardSummary: '1111', cardBin: '411111', expiryDate: '3/2030', paymentMethod: 'visa', refusalReasonRaw: 'AUTHORISED', authCode: '123456', cardHolderName: 'Bench' },
+  additionalData: {
+    cardSummary: '1111',
+    cardBin: '411111',
+    expiryDate: '3/2030',
+    paymentMethod: 'visa',
+    refusalReasonRaw: 'AUTHORISED',
+    authCode: '123456',
+    cardHolderName: 'Bench',
+  },
 };
-const CAPTURE = { merchantAccount: 'DemoMerchantECOM', paymentPspReference: '993617894906488A', pspReference: '993617894906501D', status: 'received', amount: { currency: 'EUR', value: 1000 } };
+const CAPTURE = {
+  merchantAccount: 'DemoMerchantECOM',
+  paymentPspReference: '993617894906488A',
+  pspReference: '993617894906501D',
+  status: 'received',
+  amount: { currency: 'EUR', value: 1000 },
+};
 const APPS = {
-  data: Array.from({ length: 20 }, (_, i) => ({ id: `ANDABENCH${String(i).padStart(20, '0')}`, status: 'ready', packageName: 'com.example.bench', versionCode: i + 1, versionName: '1.0.0', label: 'Bench' })),
+  data: Array.from({ length: 20 }, (_, i) => ({
+    id: `ANDABENCH${String(i).padStart(20, '0')}`,
+    status: 'ready',
+    packageName: 'com.example.bench',
+    versionCode: i + 1,
+    versionName: '1.0.0',
+    label: 'Bench',
+  })),
 };
 const fixed = (method, path) => (path.endsWith('/captures') ? [201, CAPTURE] : method === 'GET' ? [200, APPS] : [200, PAYMENT]);
 
@@ -44,7 +65,17 @@ if (kind === 'http') {
     const routers = {};
     for (const area of ['checkout', 'management']) {
       const spec = JSON.parse(readFileSync(join(root, 'generated', `${area}.json`), 'utf8'));
-      routers[area] = express.Router().use(OpenApiValidator.middleware({ apiSpec: spec, validateApiSpec: false, validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false }, validateResponses: { removeAdditional: false }, validateSecurity: false, ignoreUndocumented: false, $refParser: { mode: 'dereference' } }));
+      routers[area] = express.Router().use(
+        OpenApiValidator.middleware({
+          apiSpec: spec,
+          validateApiSpec: false,
+          validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
+          validateResponses: { removeAdditional: false },
+          validateSecurity: false,
+          ignoreUndocumented: false,
+          $refParser: { mode: 'dereference' },
+        }),
+      );
     }
     app.use((req, res, next) => (req.path.startsWith('/management/') ? routers.management : routers.checkout)(req, res, next));
   }

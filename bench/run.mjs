@@ -60,7 +60,9 @@ function start(core, command, args, env = {}) {
 const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM'))));
 const rssMb = (pid) => {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Number(line.split(/\s+/)[1]) / 1024 : undefined;
   } catch {
     return undefined;
@@ -69,14 +71,30 @@ const rssMb = (pid) => {
 
 /** Runs the load generator in its own process (pinned to core 1) and returns the median measurement. */
 function load(spec) {
-  const [cmd, argv] = pinned(1, process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, repeats: REPEATS, ...spec })]);
+  const [cmd, argv] = pinned(1, process.execPath, [
+    join(root, 'bench', 'load.mjs'),
+    JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, repeats: REPEATS, ...spec }),
+  ]);
   const out = execFileSync(cmd, argv, { cwd: root, maxBuffer: 10 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } }).toString();
   const { measurements } = JSON.parse(out.trim().split('\n').at(-1));
   const sorted = [...measurements].sort((a, b) => a.rps - b.rps);
   return { ...sorted[Math.floor(sorted.length / 2)], all: measurements };
 }
 
-const paymentBody = { amount: { currency: 'EUR', value: 1000 }, reference: 'bench', merchantAccount: 'DemoMerchantECOM', returnUrl: 'https://shop.example.com/return', paymentMethod: { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737', holderName: 'Bench' } };
+const paymentBody = {
+  amount: { currency: 'EUR', value: 1000 },
+  reference: 'bench',
+  merchantAccount: 'DemoMerchantECOM',
+  returnUrl: 'https://shop.example.com/return',
+  paymentMethod: {
+    type: 'scheme',
+    encryptedCardNumber: 'test_4111111111111111',
+    encryptedExpiryMonth: 'test_03',
+    encryptedExpiryYear: 'test_2030',
+    encryptedSecurityCode: 'test_737',
+    holderName: 'Bench',
+  },
+};
 const captureBody = { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1000 } };
 const json = { 'Content-Type': 'application/json', 'X-API-Key': KEY };
 
@@ -101,12 +119,21 @@ async function realServer(db, extraEnv = {}) {
 }
 
 function preload(db, payments, apps, poolFile) {
-  execFileSync(process.execPath, [join(root, 'bench', 'preload.mjs'), db, String(payments), String(apps), ...(poolFile ? [poolFile] : [])], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'bench', 'preload.mjs'), db, String(payments), String(apps), ...(poolFile ? [poolFile] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'bench-'));
-  const results = { startedAt: new Date().toISOString(), machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, pinned: hasTaskset }, settings: { seconds: SECONDS, warmup: WARMUP, repeats: REPEATS, connections: CONNECTIONS }, server: {}, references: {} };
+  const results = {
+    startedAt: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, pinned: hasTaskset },
+    settings: { seconds: SECONDS, warmup: WARMUP, repeats: REPEATS, connections: CONNECTIONS },
+    server: {},
+    references: {},
+  };
   const log = (m) => process.stderr.write(`${m}\n`);
   try {
     // 1. Cold start on an empty database (migrations and seeding included), then the data the scenarios need.
@@ -122,11 +149,31 @@ async function main() {
     // 2. The scenarios on the real server.
     server = await realServer(mainDb);
     log('authorise…');
-    results.server.authorise = load({ url: server.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true });
+    results.server.authorise = load({
+      url: server.base,
+      method: 'POST',
+      path: '/checkout/v71/payments',
+      headers: json,
+      body: paymentBody,
+      freshIdempotencyKey: true,
+    });
     log('capture…');
-    results.server.capture = load({ url: server.base, method: 'POST', path: '/checkout/v71/payments/{ref}/captures', headers: json, body: captureBody, freshIdempotencyKey: true, pathPoolFile: pool });
+    results.server.capture = load({
+      url: server.base,
+      method: 'POST',
+      path: '/checkout/v71/payments/{ref}/captures',
+      headers: json,
+      body: captureBody,
+      freshIdempotencyKey: true,
+      pathPoolFile: pool,
+    });
     log('list…');
-    results.server.list = load({ url: server.base, method: 'GET', path: '/management/v3/companies/DemoCompany/androidApps?pageSize=20', headers: { 'X-API-Key': KEY } });
+    results.server.list = load({
+      url: server.base,
+      method: 'GET',
+      path: '/management/v3/companies/DemoCompany/androidApps?pageSize=20',
+      headers: { 'X-API-Key': KEY },
+    });
     log('replay…');
     const replayHeaders = { ...json, 'Idempotency-Key': 'bench-replay-key' };
     await fetch(`${server.base}/checkout/v71/payments`, { method: 'POST', headers: replayHeaders, body: JSON.stringify(paymentBody) });
@@ -135,7 +182,10 @@ async function main() {
     await stop(server.child);
 
     // 3. Authorise with 1 000 and with 1 000 000 payments already stored.
-    for (const [name, count] of [['stored1k', 1_000], ['stored1m', QUICK ? 100_000 : 1_000_000]]) {
+    for (const [name, count] of [
+      ['stored1k', 1_000],
+      ['stored1m', QUICK ? 100_000 : 1_000_000],
+    ]) {
       const db = join(work, `${name}.sqlite`);
       const seeded = await realServer(db);
       await stop(seeded.child);
@@ -143,7 +193,10 @@ async function main() {
       preload(db, count, 0);
       const s = await realServer(db);
       log(`authorise with ${count} stored…`);
-      results.server[name] = { stored: count, ...load({ url: s.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true }) };
+      results.server[name] = {
+        stored: count,
+        ...load({ url: s.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true }),
+      };
       await stop(s.child);
     }
 
@@ -152,7 +205,17 @@ async function main() {
       const ports = { checkout: await freePort(), management: await freePort() };
       const children =
         kind === 'prism'
-          ? ['checkout', 'management'].map((area) => start(0, process.execPath, [join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(ports[area]), join('generated', `${area}.yaml`)]))
+          ? ['checkout', 'management'].map((area) =>
+              start(0, process.execPath, [
+                join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
+                'mock',
+                '-h',
+                '127.0.0.1',
+                '-p',
+                String(ports[area]),
+                join('generated', `${area}.yaml`),
+              ]),
+            )
           : [start(0, process.execPath, [join(root, 'bench', 'reference-servers.mjs'), kind, String(ports.checkout)])];
       const checkout = kind === 'prism' ? `http://127.0.0.1:${ports.checkout}` : `http://127.0.0.1:${ports.checkout}`;
       const management = kind === 'prism' ? `http://127.0.0.1:${ports.management}` : `http://127.0.0.1:${ports.checkout}`;
@@ -162,7 +225,12 @@ async function main() {
       log(`reference ${kind}…`);
       results.references[kind] = {
         post: load({ url: checkout, method: 'POST', path: `${prefix('checkout')}/payments`, headers: json, body: paymentBody, freshIdempotencyKey: true }),
-        get: load({ url: management, method: 'GET', path: `${prefix('management')}/companies/DemoCompany/androidApps?pageSize=20`, headers: { 'X-API-Key': KEY } }),
+        get: load({
+          url: management,
+          method: 'GET',
+          path: `${prefix('management')}/companies/DemoCompany/androidApps?pageSize=20`,
+          headers: { 'X-API-Key': KEY },
+        }),
       };
       await Promise.all(children.map(stop));
     }
@@ -193,15 +261,26 @@ function report(results) {
   const target = (t, v) => (t.startsWith('>=') ? mark(v >= Number(t.slice(3))) : '');
   const line = (cols, widths) => cols.map((c, i) => String(c).padEnd(widths[i])).join('  ');
   const out = [];
-  out.push(`Benchmark ${results.startedAt} — ${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}, ${results.machine.pinned ? 'server on core 0, load on core 1' : 'not pinned'}`);
-  out.push(`${results.settings.connections} connections, ${results.settings.warmup} s warm-up, median of ${results.settings.repeats} × ${results.settings.seconds} s`);
+  out.push(
+    `Benchmark ${results.startedAt} — ${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}, ${results.machine.pinned ? 'server on core 0, load on core 1' : 'not pinned'}`,
+  );
+  out.push(
+    `${results.settings.connections} connections, ${results.settings.warmup} s warm-up, median of ${results.settings.repeats} × ${results.settings.seconds} s`,
+  );
   out.push('', 'Ratios (throughput)');
   for (const [name, value, t] of rows) out.push(line([name, value.toFixed(2), t, target(t, value)], [40, 8, 22, 8]));
   out.push('', 'Limits');
-  const p99s = [['authorise', s.authorise], ['capture', s.capture], ['list', s.list], ['replay', s.replay]];
+  const p99s = [
+    ['authorise', s.authorise],
+    ['capture', s.capture],
+    ['list', s.list],
+    ['replay', s.replay],
+  ];
   for (const [name, m] of p99s) out.push(line([`p99 ${name}`, `${m.p99} ms`, '<= 10 ms', mark(m.p99 <= 10)], [40, 12, 18, 8]));
   out.push(line(['cold start to first response', `${s.coldStartMs.toFixed(0)} ms`, '<= 1000 ms', mark(s.coldStartMs <= 1000)], [40, 12, 18, 8]));
-  out.push(line(['resident memory after load', `${s.rssMbAfterLoad?.toFixed(0)} MB`, '<= 200 MB', mark((s.rssMbAfterLoad ?? Infinity) <= 200)], [40, 12, 18, 8]));
+  out.push(
+    line(['resident memory after load', `${s.rssMbAfterLoad?.toFixed(0)} MB`, '<= 200 MB', mark((s.rssMbAfterLoad ?? Infinity) <= 200)], [40, 12, 18, 8]),
+  );
   out.push('', 'Absolute figures (requests/s, p50 / p99 ms, non-2xx)');
   const abs = (name, m) => line([name, m.rps.toFixed(0), `${m.p50} / ${m.p99}`, m.non2xx], [44, 10, 14, 8]);
   for (const [name, m] of [

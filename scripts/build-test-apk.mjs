@@ -5,8 +5,16 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 
-const u16 = (n) => { const b = Buffer.alloc(2); b.writeUInt16LE(n); return b; };
-const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b; };
+const u16 = (n) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(n);
+  return b;
+};
+const u32 = (n) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n >>> 0);
+  return b;
+};
 const chunk = (type, headerSize, body) => Buffer.concat([u16(type), u16(headerSize), u32(8 + body.length), body]);
 
 /** A UTF-8 string pool. */
@@ -40,7 +48,19 @@ const namespace = (type, prefix, uri) => chunk(type, 16, Buffer.concat([u32(1), 
 
 export function binaryManifest({ packageName, versionCode, versionName, label }) {
   // 0 versionCode, 1 versionName, 2 label: attribute names backed by the resource map.
-  const strings = ['versionCode', 'versionName', 'label', 'android', 'http://schemas.android.com/apk/res/android', 'manifest', 'package', packageName, versionName, 'application', label];
+  const strings = [
+    'versionCode',
+    'versionName',
+    'label',
+    'android',
+    'http://schemas.android.com/apk/res/android',
+    'manifest',
+    'package',
+    packageName,
+    versionName,
+    'application',
+    label,
+  ];
   const NONE = 0xffffffff;
   const body = Buffer.concat([
     stringPool(strings),
@@ -78,7 +98,18 @@ export function zip(entries) {
   for (const [name, content] of entries) {
     const nameBytes = Buffer.from(name);
     const data = deflateRawSync(content);
-    const common = Buffer.concat([u16(20), u16(0), u16(8), u16(0), u16(0), u32(crc32(content)), u32(data.length), u32(content.length), u16(nameBytes.length), u16(0)]);
+    const common = Buffer.concat([
+      u16(20),
+      u16(0),
+      u16(8),
+      u16(0),
+      u16(0),
+      u32(crc32(content)),
+      u32(data.length),
+      u32(content.length),
+      u16(nameBytes.length),
+      u16(0),
+    ]);
     const local = Buffer.concat([u32(0x04034b50), common, nameBytes, data]);
     centrals.push(Buffer.concat([u32(0x02014b50), u16(20), common, u16(0), u16(0), u16(0), u32(0), u32(offset), nameBytes]));
     locals.push(local);

@@ -36,7 +36,8 @@ for (const area of ['checkout', 'management']) {
         problems.push(`${area}: no describe() under test/contract names "${name}" (${op.operationId})`);
       }
       for (const match of text.matchAll(/examples\/([^/]+)\//g)) {
-        if (match[1] !== 'errors' && !JSON.stringify(doc).includes(`"operationId":"${match[1]}"`)) problems.push(`${area}: ${relative(root, pathFile)} uses examples of another operation (${match[1]})`);
+        if (match[1] !== 'errors' && !JSON.stringify(doc).includes(`"operationId":"${match[1]}"`))
+          problems.push(`${area}: ${relative(root, pathFile)} uses examples of another operation (${match[1]})`);
       }
     }
   }

@@ -17,7 +17,9 @@ const mocks = [
 ];
 
 const children = mocks.map(([area, port]) => {
-  const child = spawn(process.execPath, [prism, 'mock', '-h', host, '-p', port, join(root, 'generated', `${area}.yaml`)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [prism, 'mock', '-h', host, '-p', port, join(root, 'generated', `${area}.yaml`)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = `[${area}] `;
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix)));

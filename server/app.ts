@@ -59,12 +59,23 @@ function successStatusesOf(spec: SpecDocument): Array<[string, number]> {
   return Object.values(spec.paths).flatMap((item) =>
     Object.values(item)
       .filter((op) => op.operationId !== undefined)
-      .map((op): [string, number] => [op.operationId!, Math.min(...Object.keys(op.responses ?? {}).map(Number).filter((code) => code >= 200 && code < 300))]),
+      .map((op): [string, number] => [
+        op.operationId!,
+        Math.min(
+          ...Object.keys(op.responses ?? {})
+            .map(Number)
+            .filter((code) => code >= 200 && code < 300),
+        ),
+      ]),
   );
 }
 
 function operationIdsOf(spec: SpecDocument): string[] {
-  return Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter((id): id is string => Boolean(id)));
+  return Object.values(spec.paths).flatMap((item) =>
+    Object.values(item)
+      .map((op) => op.operationId)
+      .filter((id): id is string => Boolean(id)),
+  );
 }
 
 /**

@@ -86,7 +86,8 @@ const hexKey = (raw: string) => {
 };
 const secondsList = (raw: string): number[] => {
   const values = raw.split(',').map((v) => Number(v.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isSafeInteger(v) || v < 0)) throw new Error('must be a comma-separated list of whole seconds, e.g. 120,300,600');
+  if (values.length === 0 || values.some((v) => !Number.isSafeInteger(v) || v < 0))
+    throw new Error('must be a comma-separated list of whole seconds, e.g. 120,300,600');
   return values;
 };
 const boolean = (raw: string) => oneOf('true', 'false')(raw) === 'true';
@@ -134,7 +135,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: boolean,
   },
   forwardTimeoutMs: { env: 'FORWARD_TIMEOUT_MS', doc: 'timeout of a forward request', default: () => 10_000, parse: integer(100, 120_000) },
-  forwardMaxResponseBytes: { env: 'FORWARD_MAX_RESPONSE_BYTES', doc: 'largest forwarded response kept', default: () => 1_048_576, parse: integer(1024, 50_000_000) },
+  forwardMaxResponseBytes: {
+    env: 'FORWARD_MAX_RESPONSE_BYTES',
+    doc: 'largest forwarded response kept',
+    default: () => 1_048_576,
+    parse: integer(1024, 50_000_000),
+  },
   webhookDispatch: { env: 'WEBHOOK_DISPATCH', doc: 'deliver webhook events from this process', default: () => true, parse: boolean },
   webhookPollMs: { env: 'WEBHOOK_POLL_MS', doc: 'how often the dispatcher looks for due events', default: () => 250, parse: integer(10, 60_000) },
   webhookTimeoutMs: { env: 'WEBHOOK_TIMEOUT_MS', doc: 'how long a receiver may take', default: () => 10_000, parse: integer(100, 120_000) },
@@ -148,7 +154,8 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   uploadDir: {
     env: 'UPLOAD_DIR',
     doc: 'folder for uploaded APKs',
-    default: (c) => (c.databasePath === ':memory:' || c.databasePath === undefined ? `${tmpdir()}/payments-uploads-${process.pid}` : join(dirname(c.databasePath), 'uploads')),
+    default: (c) =>
+      c.databasePath === ':memory:' || c.databasePath === undefined ? `${tmpdir()}/payments-uploads-${process.pid}` : join(dirname(c.databasePath), 'uploads'),
     parse: text,
   },
   androidMaxApkBytes: { env: 'ANDROID_MAX_APK_BYTES', doc: 'largest APK accepted', default: () => 200 * 1024 * 1024, parse: integer(1024, 2_000_000_000) },
@@ -164,8 +171,18 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     default: () => 300_000,
     parse: integer(1_000, 3_600_000),
   },
-  rateLimitPerMinute: { env: 'RATE_LIMIT_PER_MINUTE', doc: 'requests a minute per credential on rate-limited operations', default: () => 120, parse: integer(1, 1_000_000_000) },
-  webhookGiveUpAfterSeconds: { env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS', doc: 'stop retrying an event this long after it happened', default: () => 30 * 24 * 3600, parse: integer(1, 365 * 24 * 3600) },
+  rateLimitPerMinute: {
+    env: 'RATE_LIMIT_PER_MINUTE',
+    doc: 'requests a minute per credential on rate-limited operations',
+    default: () => 120,
+    parse: integer(1, 1_000_000_000),
+  },
+  webhookGiveUpAfterSeconds: {
+    env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS',
+    doc: 'stop retrying an event this long after it happened',
+    default: () => 30 * 24 * 3600,
+    parse: integer(1, 365 * 24 * 3600),
+  },
 };
 
 /** Reads the configuration; `overrides` win over the environment (tests use them). */

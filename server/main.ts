@@ -23,7 +23,8 @@ async function main(): Promise<void> {
       `  database:   ${config.databasePath}`,
     ];
     if (generatedKeys.company) lines.push(`  API key of ${DEMO.companyUsername} (all roles, shown once): ${generatedKeys.company}`);
-    if (generatedKeys.merchant) lines.push(`  API key of ${DEMO.merchantUsername} (${DEMO.merchantEcom}, checkout only, shown once): ${generatedKeys.merchant}`);
+    if (generatedKeys.merchant)
+      lines.push(`  API key of ${DEMO.merchantUsername} (${DEMO.merchantEcom}, checkout only, shown once): ${generatedKeys.merchant}`);
     process.stdout.write(`${lines.join('\n')}\n`);
   });
   server.keepAliveTimeout = 65_000;

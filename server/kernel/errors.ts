@@ -88,7 +88,12 @@ export const ERR_NOT_CAPTURABLE = e(422, '22_001', 'Payment is not in a state th
 export const ERR_CAPTURE_EXCEEDS_AUTHORISED = e(422, '22_002', 'Capture amount exceeds the amount that can still be captured', 'validation');
 export const ERR_REFUND_EXCEEDS_CAPTURED = e(422, '22_003', 'Refund amount exceeds the captured amount not yet refunded', 'validation');
 export const ERR_NOTHING_CAPTURED = e(422, '22_004', 'Payment has no captured amount to refund', 'validation');
-export const ERR_AMOUNT_UPDATE_NOT_ALLOWED = e(422, '22_005', 'Amount update is not allowed: the payment is captured, cancelled or not authorised', 'validation');
+export const ERR_AMOUNT_UPDATE_NOT_ALLOWED = e(
+  422,
+  '22_005',
+  'Amount update is not allowed: the payment is captured, cancelled or not authorised',
+  'validation',
+);
 export const ERR_NOT_CANCELLABLE = e(422, '22_006', 'Payment cannot be cancelled: it is captured, cancelled or not authorised', 'validation');
 export const ERR_CURRENCY_MISMATCH = e(422, '22_007', 'Currency does not match the currency of the payment', 'validation');
 export const ERR_NOTHING_TO_REVERSE = e(422, '22_008', 'Nothing left to reverse: the payment is cancelled, fully refunded or not authorised', 'validation');

@@ -27,7 +27,9 @@ function canonical(value: unknown): string {
 }
 
 function fingerprint(req: Request): string {
-  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`)
+    .digest('hex');
 }
 
 export type Effect<P, T> = (prepared: P) => Promise<T>;
@@ -107,7 +109,9 @@ export class Commands {
           const prior = await this.recorded(tx, caller, key);
           if (prior) {
             if (prior.fingerprint !== print) {
-              throw new ApiError(ERR_ALREADY_PROCESSED, { message: 'request already processed or in progress: the Idempotency-Key was used for a different request' });
+              throw new ApiError(ERR_ALREADY_PROCESSED, {
+                message: 'request already processed or in progress: the Idempotency-Key was used for a different request',
+              });
             }
             return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown };
           }
@@ -171,8 +175,7 @@ function sendWithKey(res: Response, status: number, body: unknown, key: string |
 
 /** Sends the body without its undefined fields: echoed optional request fields are often absent. */
 function send(res: Response, status: number, body: unknown): void {
-  const clean = body !== null && typeof body === 'object' && !Array.isArray(body)
-    ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))
-    : body;
+  const clean =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) : body;
   res.status(status).json(clean);
 }

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { buildTestApk } from '../../scripts/build-test-apk.mjs';
 import type { Arranged, ExampleCase, Target } from './suite.js';
 
-const apk = () => ({ name: 'tipping.apk', content: (buildTestApk as (o: object) => Buffer)({ packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping' }) });
+const apk = () => ({
+  name: 'tipping.apk',
+  content: (buildTestApk as (o: object) => Buffer)({ packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping' }),
+});
 const certificate = () => ({ name: 'wifi-ca.pem', content: readFileSync(join(process.cwd(), 'test', 'fixtures', 'tls', 'localhost.crt')) });
 
 async function uploadApp(target: Target): Promise<string> {
@@ -42,7 +45,12 @@ const management = (target: Target, method: string, path: string, body?: unknown
 
 /** A webhook of the demo merchant account that points at the loopback receiver. */
 async function webhook(target: Target): Promise<string> {
-  const created = await management(target, 'POST', '/merchants/DemoMerchantECOM/webhooks', { type: 'standard', url: await vaultUrl(), active: true, communicationFormat: 'json' });
+  const created = await management(target, 'POST', '/merchants/DemoMerchantECOM/webhooks', {
+    type: 'standard',
+    url: await vaultUrl(),
+    active: true,
+    communicationFormat: 'json',
+  });
   return created.id as string;
 }
 const m = 'DemoMerchantECOM';
@@ -54,7 +62,13 @@ async function method(target: Target, type: string): Promise<Arranged> {
   const list = await management(target, 'GET', `/merchants/${m}/paymentMethodSettings?pageSize=100`);
   return { path: { merchantId: m, paymentMethodId: list.data.find((x: { type: string }) => x.type === type).id } };
 }
-const rule = (paymentMethod: string) => ({ currency: 'EUR', fundingSource: 'ANY', paymentMethod, shopperInteraction: 'Ecommerce', splitLogic: { commission: { fixedAmount: 100 } } });
+const rule = (paymentMethod: string) => ({
+  currency: 'EUR',
+  fundingSource: 'ANY',
+  paymentMethod,
+  shopperInteraction: 'Ecommerce',
+  splitLogic: { commission: { fixedAmount: 100 } },
+});
 async function profile(target: Target): Promise<Arranged> {
   const created = await management(target, 'POST', `/merchants/${m}/splitConfigurations`, { description: 'contract', rules: [rule('visa'), rule('mc')] });
   const [first] = created.rules;
@@ -63,7 +77,13 @@ async function profile(target: Target): Promise<Arranged> {
 
 const onWebhook: Arrange = async (target) => ({ path: { merchantId: 'DemoMerchantECOM', webhookId: await webhook(target) } });
 
-const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
+const card = {
+  type: 'scheme',
+  encryptedCardNumber: 'test_4111111111111111',
+  encryptedExpiryMonth: 'test_03',
+  encryptedExpiryYear: 'test_2030',
+  encryptedSecurityCode: 'test_737',
+};
 const base = { merchantAccount: 'DemoMerchantECOM', returnUrl: 'https://shop.example.com/return' };
 
 async function payment(target: Target, value = 1000, overrides: Record<string, unknown> = {}): Promise<any> {
@@ -71,15 +91,22 @@ async function payment(target: Target, value = 1000, overrides: Record<string, u
 }
 
 async function token(target: Target, shopperReference = 'shopper-4711'): Promise<string> {
-  const stored = await post(target, '/storedPaymentMethods', { merchantAccount: 'DemoMerchantECOM', shopperReference, recurringProcessingModel: 'CardOnFile', paymentMethod: card });
+  const stored = await post(target, '/storedPaymentMethods', {
+    merchantAccount: 'DemoMerchantECOM',
+    shopperReference,
+    recurringProcessingModel: 'CardOnFile',
+    paymentMethod: card,
+  });
   return stored.id as string;
 }
 
-const onPayment = (prepare?: (target: Target, psp: string) => Promise<void>): Arrange => async (target) => {
-  const psp = (await payment(target, 2000)).pspReference as string;
-  if (prepare) await prepare(target, psp);
-  return { path: { paymentPspReference: psp } };
-};
+const onPayment =
+  (prepare?: (target: Target, psp: string) => Promise<void>): Arrange =>
+  async (target) => {
+    const psp = (await payment(target, 2000)).pspReference as string;
+    if (prepare) await prepare(target, psp);
+    return { path: { paymentPspReference: psp } };
+  };
 
 async function session(target: Target): Promise<any> {
   return post(target, '/sessions', { ...base, reference: 'contract-session', amount: { currency: 'EUR', value: 1000 } });
@@ -145,12 +172,28 @@ export const ARRANGE: Record<string, Arrange> = {
   },
   deleteTokenForStoredPaymentDetails: async (target) => ({ path: { storedPaymentMethodId: await token(target) } }),
   forward: async (target, c) => ({ body: { ...(c.body as object), storedPaymentMethodId: await token(target), baseUrl: await vaultUrl() } }),
-  getPaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
-  updatePaymentLink: async (target) => ({ path: { linkId: (await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })).id } }),
+  getPaymentLink: async (target) => ({
+    path: {
+      linkId: (
+        await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })
+      ).id,
+    },
+  }),
+  updatePaymentLink: async (target) => ({
+    path: {
+      linkId: (
+        await post(target, '/paymentLinks', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-link', amount: { currency: 'EUR', value: 4200 } })
+      ).id,
+    },
+  }),
   getMerchantApiCredential: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
   generateNewMerchantApiKey: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
-  getAllowedOriginDetails: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://shop-${Date.now()}.example.com` })).id } }),
-  removeAllowedOrigin: async (target) => ({ path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://gone-${Date.now()}.example.com` })).id } }),
+  getAllowedOriginDetails: async (target) => ({
+    path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://shop-${Date.now()}.example.com` })).id },
+  }),
+  removeAllowedOrigin: async (target) => ({
+    path: { originId: (await management(target, 'POST', '/me/allowedOrigins', { domain: `https://gone-${Date.now()}.example.com` })).id },
+  }),
   addAllowedOrigin: async () => ({ body: { domain: `https://www.shop-${Date.now()}.example.com` } }),
   uploadAndroidApp: async (_target, c) => ({ body: c.body, files: { file: apk() } }),
   uploadAndroidCertificate: async (_target, c) => ({ body: c.body, files: { file: certificate() } }),

@@ -17,19 +17,30 @@ const raw = (path: string, init: { method?: string; body?: string; headers?: Rec
     ...(init.body !== undefined && { body: init.body }),
   });
 
-const countPayments = () => server.store.transaction(async (tx) => (await tx.findLatestPaymentByReference('DemoMerchantECOM', 'bad-input')) ? 1 : 0);
+const countPayments = () => server.store.transaction(async (tx) => ((await tx.findLatestPaymentByReference('DemoMerchantECOM', 'bad-input')) ? 1 : 0));
 
 const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 const valid = JSON.stringify(buildPaymentRequest({ reference: 'bad-input' }));
 
 /** Checkout answers ServiceError; management answers RFC 7807. Both have status = HTTP status. */
 function expectCheckoutError(body: Record<string, unknown>, status: number, errorCode?: string) {
-  expect(body).toEqual(expect.objectContaining({ status, errorCode: errorCode ?? expect.any(String), message: expect.any(String), errorType: expect.any(String) }));
+  expect(body).toEqual(
+    expect.objectContaining({ status, errorCode: errorCode ?? expect.any(String), message: expect.any(String), errorType: expect.any(String) }),
+  );
   expect(Object.keys(body).sort()).toEqual(expect.arrayContaining(['errorCode', 'errorType', 'message', 'status']));
   expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
 }
 function expectProblem(body: Record<string, unknown>, status: number) {
-  expect(body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) }));
+  expect(body).toEqual(
+    expect.objectContaining({
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+      errorCode: expect.any(String),
+      requestId: expect.any(String),
+    }),
+  );
 }
 
 describe('Bad input on the checkout area', () => {
@@ -60,11 +71,36 @@ describe('Bad input on the checkout area', () => {
   });
 
   test.each([
-    ['a capture reference of 81 characters', '/checkout/v71/payments/993617894906488A/captures', { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) }, 'reference'],
-    ['an amount update reference of 81 characters', '/checkout/v71/payments/993617894906488A/amountUpdates', { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) }, 'reference'],
-    ['paymentData of 200001 characters', '/checkout/v71/payments/details', { details: { redirectResult: 'x' }, paymentData: 'p'.repeat(200_001) }, 'paymentData'],
-    ['an encryptedCardNumber of 15001 characters', '/checkout/v71/cardDetails', { merchantAccount: 'DemoMerchantECOM', encryptedCardNumber: 'e'.repeat(15_001) }, 'encryptedCardNumber'],
-    ['a shopper reference of 2 characters', '/checkout/v71/storedPaymentMethods', { merchantAccount: 'DemoMerchantECOM', shopperReference: 'ab', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme' } }, 'shopperReference'],
+    [
+      'a capture reference of 81 characters',
+      '/checkout/v71/payments/993617894906488A/captures',
+      { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) },
+      'reference',
+    ],
+    [
+      'an amount update reference of 81 characters',
+      '/checkout/v71/payments/993617894906488A/amountUpdates',
+      { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1 }, reference: 'r'.repeat(81) },
+      'reference',
+    ],
+    [
+      'paymentData of 200001 characters',
+      '/checkout/v71/payments/details',
+      { details: { redirectResult: 'x' }, paymentData: 'p'.repeat(200_001) },
+      'paymentData',
+    ],
+    [
+      'an encryptedCardNumber of 15001 characters',
+      '/checkout/v71/cardDetails',
+      { merchantAccount: 'DemoMerchantECOM', encryptedCardNumber: 'e'.repeat(15_001) },
+      'encryptedCardNumber',
+    ],
+    [
+      'a shopper reference of 2 characters',
+      '/checkout/v71/storedPaymentMethods',
+      { merchantAccount: 'DemoMerchantECOM', shopperReference: 'ab', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme' } },
+      'shopperReference',
+    ],
   ])('When a request has %s (a limit of design section 8), then the answer is 422 naming the field', async (_name, path, body, field) => {
     const response = await raw(path, { body: JSON.stringify(body) });
     expect(response.status).toBe(422);
@@ -94,7 +130,9 @@ describe('Bad input on the management area', () => {
 
   test('When a query value is invalid, then invalidFields names it with its value', async () => {
     const response = await raw('/management/v3/companies/DemoCompany/merchants?pageSize=101', { method: 'GET' });
-    expect(((await response.json()) as Record<string, any>).invalidFields).toEqual([{ name: 'pageSize', value: '101', message: expect.stringContaining('100') }]);
+    expect(((await response.json()) as Record<string, any>).invalidFields).toEqual([
+      { name: 'pageSize', value: '101', message: expect.stringContaining('100') },
+    ]);
   });
 });
 
@@ -113,7 +151,12 @@ describe('Bad authentication headers', () => {
     const h = { 'Content-Type': 'application/json', ...headers } as Record<string, string>;
     const checkout = await fetch(`${server.checkoutUrl}/payments`, { method: 'POST', headers: h, body: valid });
     expect(checkout.status).toBe(401);
-    expect((await checkout.json()) as Record<string, any>).toEqual({ status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' });
+    expect((await checkout.json()) as Record<string, any>).toEqual({
+      status: 401,
+      errorCode: '000',
+      message: 'HTTP Status Response - Unauthorized',
+      errorType: 'security',
+    });
     const management = await fetch(`${server.managementUrl}/me`, { headers: h });
     expect(management.status).toBe(401);
     expect((await management.json()) as Record<string, any>).toMatchObject({ status: 401, errorCode: '00_401', title: 'Unauthorized' });

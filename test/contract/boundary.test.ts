@@ -70,7 +70,13 @@ const checkoutResource = (pos: Outcome, posCode: string): Row => ({ scope: 'reso
 const self = (lacking: Outcome = 403): Row => ({ scope: 'self', lacking, ecom: ok, pos: ok });
 const company = (): Row => ({ scope: 'company', lacking: 403, ecom: 403, pos: 403, posCode: '00_403' });
 /** Management, a merchant account named by the path (directly, or as the owner of the store or terminal): 403. */
-const merchantPath = (scope: 'merchantPath' | 'storePath' | 'terminalPath' = 'merchantPath'): Row => ({ scope, lacking: 403, ecom: ok, pos: 403, posCode: '00_403' });
+const merchantPath = (scope: 'merchantPath' | 'storePath' | 'terminalPath' = 'merchantPath'): Row => ({
+  scope,
+  lacking: 403,
+  ecom: ok,
+  pos: 403,
+  posCode: '00_403',
+});
 const managementResource = (pos: Outcome, posCode?: string): Row => ({ scope: 'resource', lacking: 403, ecom: ok, pos, ...(posCode && { posCode }) });
 
 const ROWS: Record<string, Row> = {
@@ -276,7 +282,14 @@ function expectErrorShape(op: string, body: Json | undefined, status: number): v
   if (area(op) === 'checkout') {
     expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
   } else {
-    expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) });
+    expect(body).toMatchObject({
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+      errorCode: expect.any(String),
+      requestId: expect.any(String),
+    });
   }
 }
 
@@ -315,7 +328,8 @@ describe('The table covers the specs and agrees with OPERATIONS', () => {
       if (!entry) return [`${op}: not in OPERATIONS`];
       const out: string[] = [];
       if (entry.scope !== row.scope) out.push(`${op}: row scope ${row.scope}, OPERATIONS ${entry.scope}`);
-      if ((entry.requires === 'authenticated') !== (row.lacking === ok)) out.push(`${op}: requires ${String(entry.requires)} but lacking-role row is ${row.lacking}`);
+      if ((entry.requires === 'authenticated') !== (row.lacking === ok))
+        out.push(`${op}: requires ${String(entry.requires)} but lacking-role row is ${row.lacking}`);
       return out;
     });
     expect(disagreements).toEqual([]);
@@ -324,9 +338,14 @@ describe('The table covers the specs and agrees with OPERATIONS', () => {
   test('When the statuses the table expects are compared with the spec, then each is documented for its operation, and 429 exactly for rate-limited ones', () => {
     const entries = OPERATIONS as Record<string, OperationEntry<OperationId>>;
     const undocumented = SPEC_OPERATIONS.flatMap(({ operationId, statuses }) => {
-      const expected = new Set(kindsOf(operationId).map((k) => expectedFor(operationId, k.id)).filter((s): s is Exclude<Outcome, 'ok'> => s !== ok));
+      const expected = new Set(
+        kindsOf(operationId)
+          .map((k) => expectedFor(operationId, k.id))
+          .filter((s): s is Exclude<Outcome, 'ok'> => s !== ok),
+      );
       const out = [...expected].filter((s) => !statuses.includes(s)).map((s) => `${operationId}: ${s} not documented`);
-      if (statuses.includes(429) !== (entries[operationId]?.rateLimited === true)) out.push(`${operationId}: 429 documented ${statuses.includes(429)}, rateLimited ${entries[operationId]?.rateLimited === true}`);
+      if (statuses.includes(429) !== (entries[operationId]?.rateLimited === true))
+        out.push(`${operationId}: 429 documented ${statuses.includes(429)}, rateLimited ${entries[operationId]?.rateLimited === true}`);
       return out;
     });
     expect(undocumented).toEqual([]);
@@ -373,9 +392,13 @@ describe('Every operation as every kind of caller', () => {
 // ---------------------------------------------------------------------------------------------
 describe('Idempotency keys across credentials', () => {
   const pay = (key: string, idempotencyKey: string, body: unknown) =>
-    fetch(`${bs.server.checkoutUrl}/payments`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key, 'Idempotency-Key': idempotencyKey }, body: JSON.stringify(body) });
+    fetch(`${bs.server.checkoutUrl}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': key, 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify(body),
+    });
 
-  test('When the ECOM merchant credential sends the company credential\'s key and body, then it gets a new payment, not a replay', async () => {
+  test("When the ECOM merchant credential sends the company credential's key and body, then it gets a new payment, not a replay", async () => {
     const body = buildPaymentRequest();
     const first = (await (await pay(keys.companyAll, 'boundary-K1', body)).json()) as Json;
     const second = await pay(keys.ecomAll, 'boundary-K1', body);
@@ -385,7 +408,7 @@ describe('Idempotency keys across credentials', () => {
     expect(again.pspReference).not.toBe(first.pspReference);
   });
 
-  test('When the POS merchant credential sends the company credential\'s key and body, then the answer is 403 901 without the first response and nothing changed', async () => {
+  test("When the POS merchant credential sends the company credential's key and body, then the answer is 403 901 without the first response and nothing changed", async () => {
     const body = buildPaymentRequest();
     const first = (await (await pay(keys.companyAll, 'boundary-K2', body)).json()) as Json;
     const before = await bs.snapshot();
@@ -397,14 +420,17 @@ describe('Idempotency keys across credentials', () => {
     expectUnchanged(before, await bs.snapshot());
   });
 
-  test('When a rotated credential\'s new key sends the old key\'s Idempotency-Key and body, then the old response is replayed', async () => {
+  test("When a rotated credential's new key sends the old key's Idempotency-Key and body, then the old response is replayed", async () => {
     const id = 'S2-BNDROTATED0001';
     const oldKey = await insertCredential(bs.server.store, { id, merchantId: null, roles: [ROLES.checkout] });
     const body = buildPaymentRequest();
     const first = await pay(oldKey, 'boundary-K3', body);
     expect(first.status).toBe(200);
     const firstBody = (await first.json()) as Json;
-    const rotated = await fetch(`${bs.server.managementUrl}/companies/DemoCompany/apiCredentials/${id}/generateApiKey`, { method: 'POST', headers: { 'X-API-Key': keys.companyAll } });
+    const rotated = await fetch(`${bs.server.managementUrl}/companies/DemoCompany/apiCredentials/${id}/generateApiKey`, {
+      method: 'POST',
+      headers: { 'X-API-Key': keys.companyAll },
+    });
     expect(rotated.status).toBe(200);
     const newKey = ((await rotated.json()) as Json).apiKey as string;
     expect(newKey).not.toBe(oldKey);
@@ -422,7 +448,11 @@ describe('Idempotency keys across credentials', () => {
 describe('The sandbox clock', () => {
   const clockOf = async (key: string) => (await (await fetch(`${bs.server.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as Json;
   const advance = (key: string, seconds: number) =>
-    fetch(`${bs.server.checkoutUrl}/sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: JSON.stringify({ seconds }) });
+    fetch(`${bs.server.checkoutUrl}/sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
+      body: JSON.stringify({ seconds }),
+    });
 
   test('When a merchant-level credential advances the clock, then the answer is 403 and the clock has not moved', async () => {
     const offset = (await clockOf(keys.companyAll)).offsetSeconds as number;
@@ -434,9 +464,14 @@ describe('The sandbox clock', () => {
     expectUnchanged(before, await bs.snapshot());
   });
 
-  test('When a company credential advances the clock, then its company\'s clock moves and another company\'s does not', async () => {
+  test("When a company credential advances the clock, then its company's clock moves and another company's does not", async () => {
     await insertCompany(bs.server.store, 'BoundaryOtherCompany', 'BoundaryOtherMerchant');
-    const otherKey = await insertCredential(bs.server.store, { id: 'S2-BNDOTHERCO0001', companyId: 'BoundaryOtherCompany', merchantId: null, roles: [ROLES.checkout] });
+    const otherKey = await insertCredential(bs.server.store, {
+      id: 'S2-BNDOTHERCO0001',
+      companyId: 'BoundaryOtherCompany',
+      merchantId: null,
+      roles: [ROLES.checkout],
+    });
     const mine = (await clockOf(keys.companyAll)).offsetSeconds as number;
     const theirs = (await clockOf(otherKey)).offsetSeconds as number;
     const response = await advance(keys.companyAll, 7200);
@@ -461,14 +496,30 @@ const otherCompany = { what: "another company's id", path: { companyId: 'OtherCo
 const RATE_LIMITED: RateLimitCase[] = [
   { op: 'listAndroidApps', caller: 'companyAll', refusals: [otherCompany] },
   { op: 'uploadAndroidApp', caller: 'companyAll', refusals: [otherCompany] },
-  { op: 'reprocessAndroidApp', caller: 'companyAll', refusals: [otherCompany, { what: 'a body where the operation takes none', body: { reprocess: true }, status: 400 }] },
+  {
+    op: 'reprocessAndroidApp',
+    caller: 'companyAll',
+    refusals: [otherCompany, { what: 'a body where the operation takes none', body: { reprocess: true }, status: 400 }],
+  },
   { op: 'listAndroidCertificates', caller: 'companyAll', refusals: [otherCompany] },
   { op: 'uploadAndroidCertificate', caller: 'companyAll', refusals: [otherCompany] },
   { op: 'updateCompanyTerminalSettings', caller: 'companyAll', refusals: [otherCompany] },
   { op: 'updateMerchantTerminalSettings', caller: 'ecomAll', refusals: [{ what: 'DemoMerchantPOS', path: { merchantId: 'DemoMerchantPOS' }, status: 403 }] },
-  { op: 'updateStoreTerminalSettingsByReference', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's store", path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' }, status: 403 }] },
-  { op: 'updateStoreTerminalSettings', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's store", path: { storeId: DEMO.storeAmsterdam }, status: 403 }] },
-  { op: 'updateTerminalTerminalSettings', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }] },
+  {
+    op: 'updateStoreTerminalSettingsByReference',
+    caller: 'ecomAll',
+    refusals: [{ what: "DemoMerchantPOS's store", path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' }, status: 403 }],
+  },
+  {
+    op: 'updateStoreTerminalSettings',
+    caller: 'ecomAll',
+    refusals: [{ what: "DemoMerchantPOS's store", path: { storeId: DEMO.storeAmsterdam }, status: 403 }],
+  },
+  {
+    op: 'updateTerminalTerminalSettings',
+    caller: 'ecomAll',
+    refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }],
+  },
 ];
 
 describe('Refusals take no rate-limit slot (RATE_LIMIT_PER_MINUTE=1)', () => {
@@ -485,33 +536,45 @@ describe('Refusals take no rate-limit slot (RATE_LIMIT_PER_MINUTE=1)', () => {
   });
 
   test('When the rate-limited operations are listed, then each has a row here', () => {
-    const limited = Object.entries(OPERATIONS as Record<string, OperationEntry<OperationId>>).filter(([, e]) => e.rateLimited === true).map(([op]) => op).sort();
+    const limited = Object.entries(OPERATIONS as Record<string, OperationEntry<OperationId>>)
+      .filter(([, e]) => e.rateLimited === true)
+      .map(([op]) => op)
+      .sort();
     expect(RATE_LIMITED.map((r) => r.op).sort()).toEqual(limited);
   });
 
-  test.each(RATE_LIMITED.map((r) => [`When ${r.caller === 'companyAll' ? 'a company-level credential' : 'the DemoMerchantECOM merchant-level credential'} calls ${r.op} about ${r.refusals.map((x) => x.what).join(' and ')}, then it is refused, and its allowed call right after still succeeds`, r] as const))(
-    '%s',
-    async (_name, r) => {
-      const c = EXAMPLE.get(r.op)!;
-      const key = rlKeys[r.caller];
-      const arranged = await arrange(r.op, arranger, rl);
-      for (const refusal of r.refusals) {
-        const before = await rl.snapshot();
-        const refused = await replay(targetOn(rl, key), c, { ...arranged, path: { ...arranged.path, ...refusal.path }, ...(refusal.body !== undefined && { body: refusal.body }) });
-        expect({ what: refusal.what, status: refused.status }).toEqual({ what: refusal.what, status: refusal.status });
-        expectErrorShape(r.op, refused.body as Json, refusal.status);
-        expectUnchanged(before, await rl.snapshot());
-      }
-      const allowed = await replay(targetOn(rl, key), c, arranged);
-      expect({ status: allowed.status, body: allowed.body }).toMatchObject({ status: c.status });
+  test.each(
+    RATE_LIMITED.map(
+      (r) =>
+        [
+          `When ${r.caller === 'companyAll' ? 'a company-level credential' : 'the DemoMerchantECOM merchant-level credential'} calls ${r.op} about ${r.refusals.map((x) => x.what).join(' and ')}, then it is refused, and its allowed call right after still succeeds`,
+          r,
+        ] as const,
+    ),
+  )('%s', async (_name, r) => {
+    const c = EXAMPLE.get(r.op)!;
+    const key = rlKeys[r.caller];
+    const arranged = await arrange(r.op, arranger, rl);
+    for (const refusal of r.refusals) {
       const before = await rl.snapshot();
-      const limited = await replay(targetOn(rl, key), c, arranged);
-      expect(limited.status).toBe(429);
+      const refused = await replay(targetOn(rl, key), c, {
+        ...arranged,
+        path: { ...arranged.path, ...refusal.path },
+        ...(refusal.body !== undefined && { body: refusal.body }),
+      });
+      expect({ what: refusal.what, status: refused.status }).toEqual({ what: refusal.what, status: refusal.status });
+      expectErrorShape(r.op, refused.body as Json, refusal.status);
       expectUnchanged(before, await rl.snapshot());
-    },
-  );
+    }
+    const allowed = await replay(targetOn(rl, key), c, arranged);
+    expect({ status: allowed.status, body: allowed.body }).toMatchObject({ status: c.status });
+    const before = await rl.snapshot();
+    const limited = await replay(targetOn(rl, key), c, arranged);
+    expect(limited.status).toBe(429);
+    expectUnchanged(before, await rl.snapshot());
+  });
 
-  test('When a merchant-level credential is refused on a company operation, then the company credential\'s slot is untouched and it may still call once', async () => {
+  test("When a merchant-level credential is refused on a company operation, then the company credential's slot is untouched and it may still call once", async () => {
     const path = `${rl.server.managementUrl}/companies/DemoCompany/androidCertificates`;
     const before = await rl.snapshot();
     expect((await fetch(path, { headers: { 'X-API-Key': rlKeys.ecomAll } })).status).toBe(403);

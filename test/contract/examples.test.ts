@@ -66,19 +66,37 @@ describe('Contract: the spec examples against the Prism mock', () => {
   beforeAll(async () => {
     const ports = { checkout: await freePort(), management: await freePort() };
     for (const area of AREAS) {
-      const child = spawn(process.execPath, [join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(ports[area]), join('generated', `${area}.yaml`)], {
-        stdio: 'ignore',
-        env: { ...process.env, NODE_OPTIONS: '' },
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
+          'mock',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(ports[area]),
+          join('generated', `${area}.yaml`),
+        ],
+        {
+          stdio: 'ignore',
+          env: { ...process.env, NODE_OPTIONS: '' },
+        },
+      );
       mocks.push(child);
     }
-    target = { baseUrl: { checkout: `http://127.0.0.1:${ports.checkout}`, management: `http://127.0.0.1:${ports.management}` }, headers: { 'X-API-Key': COMPANY_KEY }, preferExample: true };
+    target = {
+      baseUrl: { checkout: `http://127.0.0.1:${ports.checkout}`, management: `http://127.0.0.1:${ports.management}` },
+      headers: { 'X-API-Key': COMPANY_KEY },
+      preferExample: true,
+    };
     // Any HTTP answer (Prism says 401 without credentials) means the mock is up.
     const up = (url: string) => waitFor(url, 60_000, () => true);
     await Promise.all([up(`${target.baseUrl.checkout}/sandbox/clock`), up(`${target.baseUrl.management}/me`)]);
   }, 90_000);
   afterAll(async () => {
-    await Promise.all(mocks.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))));
+    await Promise.all(
+      mocks.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))),
+    );
   });
 
   test.each(named)('When %s is replayed, then the status and the body schema match', async (_name, c) => {

@@ -46,7 +46,10 @@ const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function deref(spec: Json, node: Json): { node: Json; pointer: string | undefined } {
   if (typeof node?.$ref === 'string' && node.$ref.startsWith('#/')) {
-    const parts = node.$ref.slice(2).split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = node.$ref
+      .slice(2)
+      .split('/')
+      .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let target: any = spec;
     for (const part of parts) target = target[part];
     return { node: target, pointer: node.$ref };
@@ -87,7 +90,8 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
         }
       } else {
         for (const r of responses.filter((r) => r.status < 300)) {
-          for (const scenario of r.keys) cases.push({ area, operation, scenario, status: r.status, body: undefined, mediaType, schemaPointer: r.schemaPointer });
+          for (const scenario of r.keys)
+            cases.push({ area, operation, scenario, status: r.status, body: undefined, mediaType, schemaPointer: r.schemaPointer });
         }
         // A success without a body (204) is replayed too; there is nothing to validate.
         if (empty) cases.push({ area, operation, scenario: 'no-content', status: Number(empty[0]), body: undefined, mediaType, schemaPointer: '' });
@@ -148,7 +152,9 @@ function formData(example: Record<string, unknown>, files: Arranged['files'] = {
 /** Fills path and required query parameters: the arranged ones, else the parameter's own example. */
 export function buildUrl(target: Target, c: ExampleCase, arranged: Arranged = {}): string {
   const param = (where: string, name: string) => c.operation.parameters.find((p) => p.in === where && p.name === name);
-  const path = c.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(String(arranged.path?.[name] ?? param('path', name)?.example)));
+  const path = c.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(String(arranged.path?.[name] ?? param('path', name)?.example)),
+  );
   const query = new URLSearchParams();
   for (const p of c.operation.parameters.filter((p) => p.in === 'query' && (p as { required?: boolean }).required)) {
     query.set(p.name, String(arranged.query?.[p.name] ?? p.example));

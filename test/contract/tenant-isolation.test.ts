@@ -39,16 +39,24 @@ afterAll(async () => {
   await bs?.stop();
 });
 
-const call = (area: 'checkout' | 'management', method: string, path: string, apiKey: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>
+const call = (
+  area: 'checkout' | 'management',
+  method: string,
+  path: string,
+  apiKey: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) =>
   fetch(`${area === 'checkout' ? bs.server.checkoutUrl : bs.server.managementUrl}${path}`, {
     method,
     headers: { ...(apiKey !== undefined && { 'X-API-Key': apiKey }), ...(body !== undefined && { 'Content-Type': 'application/json' }), ...headers },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-const pay = (apiKey: string, idempotencyKey: string, body: unknown) => call('checkout', 'POST', '/payments', apiKey, body, { 'Idempotency-Key': idempotencyKey });
+const pay = (apiKey: string, idempotencyKey: string, body: unknown) =>
+  call('checkout', 'POST', '/payments', apiKey, body, { 'Idempotency-Key': idempotencyKey });
 
 describe('Finding 1: idempotency keys are not shared across merchant accounts', () => {
-  test('When the POS merchant credential sends the ECOM credential\'s key with its own DemoMerchantPOS body, then it gets its own payment, not the ECOM response', async () => {
+  test("When the POS merchant credential sends the ECOM credential's key with its own DemoMerchantPOS body, then it gets its own payment, not the ECOM response", async () => {
     const first = await pay(MERCHANT_KEY, 'ti-K1', buildPaymentRequest());
     expect(first.status).toBe(200);
     const a = (await first.json()) as Json;
@@ -64,7 +72,7 @@ describe('Finding 1: idempotency keys are not shared across merchant accounts', 
     expect(stored?.merchantAccount).toBe(DEMO.merchantPos);
   });
 
-  test('When the POS merchant credential sends the ECOM credential\'s key and the ECOM body, then the answer is 403 901, carries nothing of the first response, and nothing changed', async () => {
+  test("When the POS merchant credential sends the ECOM credential's key and the ECOM body, then the answer is 403 901, carries nothing of the first response, and nothing changed", async () => {
     const body = buildPaymentRequest();
     const a = (await (await pay(MERCHANT_KEY, 'ti-K2', body)).json()) as Json;
     const before = await bs.snapshot();
@@ -136,7 +144,7 @@ describe('Finding 3: refused uploads leave no file', () => {
     expect(listFiles(up.server.uploadDir)).toEqual([]);
   });
 
-  test('When another company\'s id is uploaded to, then the answer is 404 and no file is written', async () => {
+  test("When another company's id is uploaded to, then the answer is 404 and no file is written", async () => {
     const response = await upload(await android('S2-TIUPOTHERCO001'), fileOf(500), 'OtherCompany');
     expect(response.status).toBe(404);
     expect(listFiles(up.server.uploadDir)).toEqual([]);
@@ -145,7 +153,11 @@ describe('Finding 3: refused uploads leave no file', () => {
   test('When an upload is over the rate limit, then the answer is 429 and no file is written', async () => {
     const key = await android('S2-TIUPLIMITED001');
     // Takes the one slot of the minute without writing a file: authorized, then refused by the validator.
-    const first = await fetch(`${up.server.managementUrl}/companies/DemoCompany/androidApps`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: '{}' });
+    const first = await fetch(`${up.server.managementUrl}/companies/DemoCompany/androidApps`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(first.status).toBe(422);
     const response = await upload(key, fileOf(500));
     expect(response.status).toBe(429);
@@ -170,13 +182,19 @@ describe('Finding 3: refused uploads leave no file', () => {
   test('When the connection of an upload is dropped mid-body, then no file is left', async () => {
     const key = await android('S2-TIUPABORTED001');
     const boundary = '----tenantisolation';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const content = fileOf(900);
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
     const req = httpRequest(url, {
       method: 'POST',
-      headers: { 'X-API-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + content.length + tail.length) },
+      headers: {
+        'X-API-Key': key,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(head.length + content.length + tail.length),
+      },
     });
     req.on('error', () => undefined);
     req.write(Buffer.concat([head, content.subarray(0, 400)]));
@@ -229,16 +247,43 @@ describe('Finding 4: merchant-level credentials do not reach company resources',
 });
 
 describe('A body sent to an operation that takes none', () => {
-  const expectCheckout400 = (body: Json) => expect(body).toEqual({ status: 400, errorCode: expect.any(String), message: expect.any(String), errorType: 'validation' });
+  const expectCheckout400 = (body: Json) =>
+    expect(body).toEqual({ status: 400, errorCode: expect.any(String), message: expect.any(String), errorType: 'validation' });
   const expectManagement400 = (body: Json) =>
-    expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), status: 400, detail: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) });
+    expect(body).toMatchObject({
+      type: expect.any(String),
+      title: expect.any(String),
+      status: 400,
+      detail: expect.any(String),
+      errorCode: expect.any(String),
+      requestId: expect.any(String),
+    });
 
   test('When a checkout DELETE carries a JSON body, then the answer is 400 in the checkout error shape and the token still exists', async () => {
-    const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
-    const stored = (await (await call('checkout', 'POST', '/storedPaymentMethods', COMPANY_KEY, { merchantAccount: DEMO.merchantEcom, shopperReference: 'ti-shopper', recurringProcessingModel: 'CardOnFile', paymentMethod: card })).json()) as Json;
+    const card = {
+      type: 'scheme',
+      encryptedCardNumber: 'test_4111111111111111',
+      encryptedExpiryMonth: 'test_03',
+      encryptedExpiryYear: 'test_2030',
+      encryptedSecurityCode: 'test_737',
+    };
+    const stored = (await (
+      await call('checkout', 'POST', '/storedPaymentMethods', COMPANY_KEY, {
+        merchantAccount: DEMO.merchantEcom,
+        shopperReference: 'ti-shopper',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: card,
+      })
+    ).json()) as Json;
     expect(stored.id).toEqual(expect.any(String));
     const before = await bs.snapshot();
-    const response = await call('checkout', 'DELETE', `/storedPaymentMethods/${stored.id}?shopperReference=ti-shopper&merchantAccount=${DEMO.merchantEcom}`, COMPANY_KEY, { merchantAccount: DEMO.merchantEcom });
+    const response = await call(
+      'checkout',
+      'DELETE',
+      `/storedPaymentMethods/${stored.id}?shopperReference=ti-shopper&merchantAccount=${DEMO.merchantEcom}`,
+      COMPANY_KEY,
+      { merchantAccount: DEMO.merchantEcom },
+    );
     expect(response.status).toBe(400);
     expectCheckout400((await response.json()) as Json);
     expectUnchanged(before, await bs.snapshot());
@@ -247,7 +292,11 @@ describe('A body sent to an operation that takes none', () => {
 
   test('When a checkout GET carries a JSON body, then the answer is 400 in the checkout error shape', async () => {
     const before = await bs.snapshot();
-    const response = await rawRequest(`${bs.server.checkoutUrl}/sandbox/clock`, { method: 'GET', headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' }, body: '{"seconds":1}' });
+    const response = await rawRequest(`${bs.server.checkoutUrl}/sandbox/clock`, {
+      method: 'GET',
+      headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' },
+      body: '{"seconds":1}',
+    });
     expect(response.status).toBe(400);
     expectCheckout400(response.body as Json);
     expectUnchanged(before, await bs.snapshot());
@@ -255,14 +304,20 @@ describe('A body sent to an operation that takes none', () => {
 
   test('When a management GET carries a JSON body, then the answer is 400 in the RFC 7807 shape', async () => {
     const before = await bs.snapshot();
-    const response = await rawRequest(`${bs.server.managementUrl}/me`, { method: 'GET', headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' }, body: '{"a":1}' });
+    const response = await rawRequest(`${bs.server.managementUrl}/me`, {
+      method: 'GET',
+      headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(400);
     expectManagement400(response.body as Json);
     expectUnchanged(before, await bs.snapshot());
   });
 
   test('When a management DELETE carries a JSON body, then the answer is 400 in the RFC 7807 shape and the payout setting still exists', async () => {
-    const created = (await (await call('management', 'POST', `/merchants/${DEMO.merchantEcom}/payoutSettings`, COMPANY_KEY, { transferInstrumentId: 'SE322JV223222F5GJVKHH6BDT' })).json()) as Json;
+    const created = (await (
+      await call('management', 'POST', `/merchants/${DEMO.merchantEcom}/payoutSettings`, COMPANY_KEY, { transferInstrumentId: 'SE322JV223222F5GJVKHH6BDT' })
+    ).json()) as Json;
     expect(created.id).toEqual(expect.any(String));
     const before = await bs.snapshot();
     const response = await call('management', 'DELETE', `/merchants/${DEMO.merchantEcom}/payoutSettings/${created.id}`, COMPANY_KEY, { id: created.id });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type * as AdyenLibrary from '@adyen/api-library';
 
 const require = createRequire(import.meta.url);
- 
+
 const adyen = require('@adyen/api-library') as typeof AdyenLibrary;
 const Service = (require('@adyen/api-library/lib/src/service') as { default: { prototype: { createBaseUrl(url: string): string } } }).default;
 

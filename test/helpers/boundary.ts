@@ -56,7 +56,7 @@ export async function startBoundaryServer(overrides: Partial<Config> = {}): Prom
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
   const tableNames = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
   const dumps = tableNames.map((name) => {
-    const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(name) as { sql: string }).sql ?? '');
+    const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql ?? '');
     return [name, db.prepare(`SELECT * FROM "${name}"${withoutRowid ? '' : ' ORDER BY rowid'}`)] as const;
   });
   return {
@@ -150,7 +150,10 @@ export function changedTables(before: Snapshot, after: Snapshot): string[] {
 /**
  * A request sent as written (fetch refuses a GET with a body): the status, headers and parsed body.
  */
-export function rawRequest(url: string, options: { method: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+export function rawRequest(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
     const req = httpRequest(url, { method: options.method, headers: { ...(body && { 'Content-Length': String(body.length) }), ...options.headers } }, (res) => {
@@ -195,7 +198,11 @@ export type BoundaryKeys = Record<'companyAll' | 'companyAccountsRead' | 'compan
  * every role at each merchant account), two rotation targets, and a store with a terminal of
  * DemoMerchantECOM (the seed's stores belong to DemoMerchantPOS).
  */
-export async function insertBoundaryFixtures(store: Store, allRoles: readonly string[], roles: { accountsRead: string; checkout: string }): Promise<BoundaryKeys> {
+export async function insertBoundaryFixtures(
+  store: Store,
+  allRoles: readonly string[],
+  roles: { accountsRead: string; checkout: string },
+): Promise<BoundaryKeys> {
   const keys: BoundaryKeys = {
     companyAll: await insertCredential(store, { id: BOUNDARY.companyAll, merchantId: null, roles: allRoles }),
     companyAccountsRead: await insertCredential(store, { id: BOUNDARY.companyAccountsRead, merchantId: null, roles: [roles.accountsRead] }),
@@ -206,7 +213,12 @@ export async function insertBoundaryFixtures(store: Store, allRoles: readonly st
   await insertCredential(store, { id: BOUNDARY.companyTarget, merchantId: null, roles: [roles.checkout] });
   await insertCredential(store, { id: BOUNDARY.ecomTarget, merchantId: 'DemoMerchantECOM', roles: [roles.checkout] });
   await store.transaction(async (tx) => {
-    await tx.insertStore({ id: BOUNDARY.ecomStore, merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference, description: 'Boundary test store' });
+    await tx.insertStore({
+      id: BOUNDARY.ecomStore,
+      merchantId: 'DemoMerchantECOM',
+      reference: BOUNDARY.ecomStoreReference,
+      description: 'Boundary test store',
+    });
     await tx.insertTerminal({ id: BOUNDARY.ecomTerminal, storeId: BOUNDARY.ecomStore, model: 'V400m' });
   });
   return keys;

@@ -43,18 +43,24 @@ export interface StartOptions {
 }
 
 export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
-  const config = loadConfig({}, {
-    logLevel: 'silent',
-    databasePath: ':memory:',
-    port: 0,
-    validateResponses: true,
-    cardEncryptionKey: '6b'.repeat(32),
-    serverSecret: '5e'.repeat(32),
-    forwardAllowList: { '*': ['127.0.0.1', 'localhost'] },
-    forwardAllowPrivateNetworks: true,
-    ...overrides,
+  const config = loadConfig(
+    {},
+    {
+      logLevel: 'silent',
+      databasePath: ':memory:',
+      port: 0,
+      validateResponses: true,
+      cardEncryptionKey: '6b'.repeat(32),
+      serverSecret: '5e'.repeat(32),
+      forwardAllowList: { '*': ['127.0.0.1', 'localhost'] },
+      forwardAllowPrivateNetworks: true,
+      ...overrides,
+    },
+  );
+  const composition = await compose(config, {
+    demoKeys: { company: COMPANY_KEY, merchant: MERCHANT_KEY },
+    ...(options.wrapStore && { wrapStore: options.wrapStore }),
   });
-  const composition = await compose(config, { demoKeys: { company: COMPANY_KEY, merchant: MERCHANT_KEY }, ...(options.wrapStore && { wrapStore: options.wrapStore }) });
   const { deps, dispatcher, android } = composition;
   const store = deps.store;
   const app = createApp(deps);

@@ -46,10 +46,12 @@ describe('SqliteStore', () => {
   test('When a read-only view is asked to write, then it fails and nothing is written', async () => {
     open();
     // Compared by message: the native module's errors may come from another test file's context, which `toThrow` does not recognise.
-    const outcome = await store.read((tx) => tx.putSetting('x', 'y')).then(
-      () => 'wrote',
-      (error: Error) => error.message,
-    );
+    const outcome = await store
+      .read((tx) => tx.putSetting('x', 'y'))
+      .then(
+        () => 'wrote',
+        (error: Error) => error.message,
+      );
     expect(outcome).toMatch(/readonly/i);
     expect(await store.transaction((tx) => tx.getSetting('x'))).toBeUndefined();
   });

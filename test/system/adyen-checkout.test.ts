@@ -26,13 +26,30 @@ afterAll(async () => {
   await new Promise((resolve) => vault.close(resolve));
 });
 
-const card = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737', holderName: 'John Smith' } as const;
+const card = {
+  type: 'scheme',
+  encryptedCardNumber: 'test_4111111111111111',
+  encryptedExpiryMonth: 'test_03',
+  encryptedExpiryYear: 'test_2030',
+  encryptedSecurityCode: 'test_737',
+  holderName: 'John Smith',
+} as const;
 const eur = (value: number) => ({ currency: 'EUR', value });
 const merchantAccount = 'DemoMerchantECOM';
 const idem = () => ({ idempotencyKey: crypto.randomUUID() });
 
 async function pay(value = 1000, overrides: Record<string, unknown> = {}) {
-  return checkout.PaymentsApi.payments({ amount: eur(value), reference: `sdk-${Date.now()}`, merchantAccount, returnUrl: 'https://shop.example.com/return', paymentMethod: card, ...overrides } as never, idem());
+  return checkout.PaymentsApi.payments(
+    {
+      amount: eur(value),
+      reference: `sdk-${Date.now()}`,
+      merchantAccount,
+      returnUrl: 'https://shop.example.com/return',
+      paymentMethod: card,
+      ...overrides,
+    } as never,
+    idem(),
+  );
 }
 
 describe('The Adyen Node library 31.0.0 against the checkout area over HTTPS', () => {
@@ -52,12 +69,16 @@ describe('The Adyen Node library 31.0.0 against the checkout area over HTTPS', (
     expect((await checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(other.pspReference!, { merchantAccount }, idem())).status).toBe('received');
     const third = await pay(500, { reference: 'sdk-cancel-by-reference' });
     expect(third.resultCode).toBe('Authorised');
-    expect((await checkout.ModificationsApi.cancelAuthorisedPayment({ merchantAccount, paymentReference: 'sdk-cancel-by-reference' }, idem())).status).toBe('received');
+    expect((await checkout.ModificationsApi.cancelAuthorisedPayment({ merchantAccount, paymentReference: 'sdk-cancel-by-reference' }, idem())).status).toBe(
+      'received',
+    );
   });
 
   test('When a rule is broken, then the library raises HttpClientException with our status and error code', async () => {
     const payment = await pay(1000);
-    await expect(checkout.ModificationsApi.captureAuthorisedPayment(payment.pspReference!, { merchantAccount, amount: eur(5000) }, idem())).rejects.toMatchObject({
+    await expect(
+      checkout.ModificationsApi.captureAuthorisedPayment(payment.pspReference!, { merchantAccount, amount: eur(5000) }, idem()),
+    ).rejects.toMatchObject({
       statusCode: 422,
       errorCode: '22_002',
     });
@@ -79,9 +100,14 @@ describe('The Adyen Node library 31.0.0 against the checkout area over HTTPS', (
     expect(order.remainingAmount).toEqual(eur(2000));
     const partial = await pay(500, { order: { pspReference: order.pspReference!, orderData: order.orderData } });
     expect(partial.order?.remainingAmount).toEqual(eur(1500));
-    expect((await checkout.OrdersApi.cancelOrder({ merchantAccount, order: { pspReference: order.pspReference!, orderData: order.orderData } }, idem())).resultCode).toBe('Received');
+    expect(
+      (await checkout.OrdersApi.cancelOrder({ merchantAccount, order: { pspReference: order.pspReference!, orderData: order.orderData } }, idem())).resultCode,
+    ).toBe('Received');
 
-    const session = await checkout.PaymentsApi.sessions({ merchantAccount, amount: eur(1000), reference: 'sdk-session', returnUrl: 'https://shop.example.com/return' }, idem());
+    const session = await checkout.PaymentsApi.sessions(
+      { merchantAccount, amount: eur(1000), reference: 'sdk-session', returnUrl: 'https://shop.example.com/return' },
+      idem(),
+    );
     expect(session.id).toMatch(/^CS/);
     const paid = await fetch(`${server.checkoutUrl}/sessions/${session.id}/payments`, {
       method: 'POST',
@@ -107,7 +133,13 @@ describe('The Adyen Node library 31.0.0 against the checkout area over HTTPS', (
     const list = await checkout.RecurringApi.getTokensForStoredPaymentDetails('sdk-shopper', merchantAccount);
     expect(list.storedPaymentMethods?.map((t) => t.id)).toEqual([token.id]);
     const forwarded = await checkout.RecurringApi.forward(
-      { merchantAccount, shopperReference: 'sdk-shopper', storedPaymentMethodId: token.id!, baseUrl: vaultUrl, request: { httpMethod: 'post' as never, body: '{"pan":"{{number}}"}' } },
+      {
+        merchantAccount,
+        shopperReference: 'sdk-shopper',
+        storedPaymentMethodId: token.id!,
+        baseUrl: vaultUrl,
+        request: { httpMethod: 'post' as never, body: '{"pan":"{{number}}"}' },
+      },
       idem(),
     );
     expect(forwarded.response.status).toBe(200);

@@ -52,7 +52,9 @@ describe('The Adyen Node library 31.0.0 against the management area over HTTPS',
   test('When it lists, reads and reprocesses Android files, then each call succeeds (uploads carry no file from the library)', async () => {
     const form = new FormData();
     form.append('file', new Blob([(buildTestApk as (o: object) => Buffer)({ packageName: 'com.example.sdk', versionCode: 3 })]), 'sdk.apk');
-    const uploaded = (await (await fetch(`${server.managementUrl}/companies/${companyId}/androidApps`, { method: 'POST', headers: { 'X-API-Key': COMPANY_KEY }, body: form })).json()) as { id: string };
+    const uploaded = (await (
+      await fetch(`${server.managementUrl}/companies/${companyId}/androidApps`, { method: 'POST', headers: { 'X-API-Key': COMPANY_KEY }, body: form })
+    ).json()) as { id: string };
     await server.android.idle();
     const apps = await management.AndroidFilesCompanyLevelApi.listAndroidApps(companyId, 1, 20, 'com.example.sdk', 3);
     expect(apps.data?.map((a) => a.id)).toEqual([uploaded.id]);
@@ -74,17 +76,28 @@ describe('The Adyen Node library 31.0.0 against the management area over HTTPS',
     expect((await management.TerminalSettingsStoreLevelApi.getTerminalSettingsByStoreId('ST322LJ223223K5F4SQNR9XL5')).timeouts?.fromActiveToSleep).toBe(60);
     await management.TerminalSettingsTerminalLevelApi.updateTerminalSettings('S1F2-000150183300032', { moto: { enableMoto: true } });
     const terminal = await management.TerminalSettingsTerminalLevelApi.getTerminalSettings('S1F2-000150183300032');
-    expect(terminal).toMatchObject({ moto: { enableMoto: true }, receiptOptions: { headerLine1: 'POS' }, localization: { language: 'de' }, hardware: { restartHour: 4 } });
+    expect(terminal).toMatchObject({
+      moto: { enableMoto: true },
+      receiptOptions: { headerLine1: 'POS' },
+      localization: { language: 'de' },
+      hardware: { restartHour: 4 },
+    });
   });
 
   test('When it manages split configurations, payout settings and payment method settings, then each call succeeds', async () => {
     const splits = management.SplitConfigurationMerchantLevelApi;
-    const rule = (paymentMethod: string) => ({ currency: 'EUR', fundingSource: 'ANY', paymentMethod, shopperInteraction: 'Ecommerce', splitLogic: { commission: { fixedAmount: 100 } } }) as never;
+    const rule = (paymentMethod: string) =>
+      ({ currency: 'EUR', fundingSource: 'ANY', paymentMethod, shopperInteraction: 'Ecommerce', splitLogic: { commission: { fixedAmount: 100 } } }) as never;
     const profile = await splits.createSplitConfiguration(merchantId, { description: 'SDK', rules: [rule('visa')] });
     const id = profile.splitConfigurationId!;
     const withRule = await splits.createRule(merchantId, id, rule('mc'));
     const [visa, mc] = withRule.rules;
-    await splits.updateSplitConditions(merchantId, id, mc!.ruleId!, { currency: 'EUR', fundingSource: 'credit', paymentMethod: 'mc', shopperInteraction: 'Ecommerce' });
+    await splits.updateSplitConditions(merchantId, id, mc!.ruleId!, {
+      currency: 'EUR',
+      fundingSource: 'credit',
+      paymentMethod: 'mc',
+      shopperInteraction: 'Ecommerce',
+    });
     await splits.updateSplitLogic(merchantId, id, visa!.ruleId!, visa!.splitLogic.splitLogicId!, { commission: { variablePercentage: 250 } });
     await splits.updateSplitConfigurationDescription(merchantId, id, { description: 'SDK 2' });
     expect((await splits.getSplitConfiguration(merchantId, id)).description).toBe('SDK 2');

@@ -27,7 +27,10 @@ describe('The server process with its SQLite file', () => {
     const psp = payment.data!.pspReference!;
     const path = { params: { path: { paymentPspReference: psp } } };
     const captureKey = { params: { ...path.params, header: { 'Idempotency-Key': 'durable-capture' } } };
-    const capture = await client.POST('/payments/{paymentPspReference}/captures', { ...captureKey, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+    const capture = await client.POST('/payments/{paymentPspReference}/captures', {
+      ...captureKey,
+      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
+    });
     expect(capture.response.status).toBe(201);
     const refund = await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(400) } });
     expect(refund.response.status).toBe(201);
@@ -37,11 +40,20 @@ describe('The server process with its SQLite file', () => {
     client = createCheckoutClient({ baseUrl: `${running.baseUrl}/checkout/v71`, apiKey: COMPANY_KEY });
 
     // The capture's idempotency record survived: the same request replays the same answer.
-    const replay = await client.POST('/payments/{paymentPspReference}/captures', { ...captureKey, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+    const replay = await client.POST('/payments/{paymentPspReference}/captures', {
+      ...captureKey,
+      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
+    });
     expect(replay.data).toEqual(capture.data);
     // The capture and the refund survived: 600 is still refundable, not one more.
-    expect((await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(601) } })).error?.errorCode).toBe('22_003');
-    expect((await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(600) } })).response.status).toBe(201);
+    expect(
+      (await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(601) } })).error
+        ?.errorCode,
+    ).toBe('22_003');
+    expect(
+      (await client.POST('/payments/{paymentPspReference}/refunds', { ...path, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(600) } })).response
+        .status,
+    ).toBe(201);
     // The demo data was not seeded twice and the keys still work.
     expect(running.output()).not.toContain('shown once');
 
@@ -108,7 +120,10 @@ describe('The event outbox across a crash', () => {
       });
       const client = createCheckoutClient({ baseUrl: `${running.baseUrl}/checkout/v71`, apiKey: COMPANY_KEY });
       const psp = (await client.POST('/payments', { body: buildPaymentRequest() })).data!.pspReference!;
-      const capture = await client.POST('/payments/{paymentPspReference}/captures', { params: { path: { paymentPspReference: psp } }, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+      const capture = await client.POST('/payments/{paymentPspReference}/captures', {
+        params: { path: { paymentPspReference: psp } },
+        body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
+      });
       expect(capture.response.status).toBe(201);
       await kill(running, 'SIGKILL');
       expect(receiver.received).toHaveLength(0);

@@ -20,7 +20,9 @@ async function setUp(s: TestServer, url: string, extra: Record<string, unknown> 
     params: { path: { merchantId: 'DemoMerchantECOM' } },
     body: { type: 'standard', url, active: true, communicationFormat: 'json', ...extra },
   });
-  const key = await s.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', { params: { path: { merchantId: 'DemoMerchantECOM', webhookId: data!.id } } });
+  const key = await s.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', {
+    params: { path: { merchantId: 'DemoMerchantECOM', webhookId: data!.id } },
+  });
   return { id: data!.id, hmacKey: key.data!.hmacKey };
 }
 
@@ -39,7 +41,8 @@ afterEach(async () => {
 
 const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
 const merchantAccount = 'DemoMerchantECOM';
-const events = () => server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { merchantId: merchantAccount, webhookId } } });
+const events = () =>
+  server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { merchantId: merchantAccount, webhookId } } });
 
 describe('Webhook delivery', () => {
   test('When every kind of outcome happens, then each event arrives once, in order, valid against the spec, signed and with Basic auth', async () => {
@@ -53,12 +56,27 @@ describe('Webhook delivery', () => {
     await authorisedPayment(server, { reference: 'events-tc' });
     await server.checkout.POST('/cancels', { body: { merchantAccount, paymentReference: 'events-tc' } });
     const failing = await authorisedPayment(server);
-    await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(failing), body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' } });
+    await server.checkout.POST('/payments/{paymentPspReference}/captures', {
+      ...path(failing),
+      body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' },
+    });
     const refundFails = await authorisedPayment(server, { captureDelayHours: 0 });
-    await server.checkout.POST('/payments/{paymentPspReference}/refunds', { ...path(refundFails), body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' } });
-    await server.checkout.POST('/storedPaymentMethods', { body: { merchantAccount, shopperReference: 'events-shopper', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030' } } });
+    await server.checkout.POST('/payments/{paymentPspReference}/refunds', {
+      ...path(refundFails),
+      body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' },
+    });
+    await server.checkout.POST('/storedPaymentMethods', {
+      body: {
+        merchantAccount,
+        shopperReference: 'events-shopper',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030' },
+      },
+    });
     const order = (await server.checkout.POST('/orders', { body: { merchantAccount, reference: 'events-order', amount: eur(1000) } })).data!;
-    await server.checkout.POST('/payments', { body: buildPaymentRequest({ amount: eur(1000), order: { pspReference: order.pspReference!, orderData: order.orderData } }) });
+    await server.checkout.POST('/payments', {
+      body: buildPaymentRequest({ amount: eur(1000), order: { pspReference: order.pspReference!, orderData: order.orderData } }),
+    });
 
     await server.dispatcher.drain();
     const items = receiver.items();
@@ -104,7 +122,12 @@ describe('Webhook delivery', () => {
     expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
     const listed = (await events()).data!.data[0]!;
     expect(listed).toMatchObject({ eventCode: 'AUTHORISATION', status: 'delivered' });
-    expect(listed.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([['rejected', 500], ['rejected', 500], ['rejected', 500], ['accepted', 200]]);
+    expect(listed.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([
+      ['rejected', 500],
+      ['rejected', 500],
+      ['rejected', 500],
+      ['accepted', 200],
+    ]);
   });
 
   test('When an event keeps failing, then later events wait behind it, and once the receiver recovers both arrive in order', async () => {
@@ -115,11 +138,19 @@ describe('Webhook delivery', () => {
     await server.dispatcher.drain();
     expect(receiver.items().map((i) => i.pspReference)).toEqual([first, first, first, first]);
     const pending = (await events()).data!.data;
-    expect(pending.map((e) => [e.pspReference, e.status, e.attempts.length])).toEqual([[second, 'pending', 0], [first, 'pending', 4]]);
+    expect(pending.map((e) => [e.pspReference, e.status, e.attempts.length])).toEqual([
+      [second, 'pending', 0],
+      [first, 'pending', 4],
+    ]);
     receiver.answer = (_req, res) => res.writeHead(200).end('[accepted]');
     await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 121 } });
     await server.dispatcher.drain();
-    expect(receiver.items().slice(4).map((i) => i.pspReference)).toEqual([first, second]);
+    expect(
+      receiver
+        .items()
+        .slice(4)
+        .map((i) => i.pspReference),
+    ).toEqual([first, second]);
   });
 
   test('When retries run past the give-up age, then the event fails, and resending it delivers it', async () => {
@@ -132,10 +163,14 @@ describe('Webhook delivery', () => {
     }
     const [failed] = (await events()).data!.data;
     expect(failed).toMatchObject({ status: 'failed' });
-    const webhook = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', { params: { path: { merchantId: merchantAccount, webhookId } } });
+    const webhook = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', {
+      params: { path: { merchantId: merchantAccount, webhookId } },
+    });
     expect(webhook.data?.hasError).toBe(true);
     receiver.answer = (_req, res) => res.writeHead(204).end();
-    const resent = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', { params: { path: { merchantId: merchantAccount, webhookId, eventId: failed!.eventId } } });
+    const resent = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', {
+      params: { path: { merchantId: merchantAccount, webhookId, eventId: failed!.eventId } },
+    });
     expect(resent.data?.status).toBe('pending');
     await server.dispatcher.drain();
     expect((await events()).data!.data[0]).toMatchObject({ status: 'delivered' });
@@ -152,7 +187,9 @@ describe('Webhook delivery', () => {
     expect(receiver.received).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(400);
     await server.dispatcher.drain();
-    const slowEvents = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { merchantId: merchantAccount, webhookId: other.id } } });
+    const slowEvents = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', {
+      params: { path: { merchantId: merchantAccount, webhookId: other.id } },
+    });
     expect(slowEvents.data!.data[0]!.attempts[0]).toMatchObject({ outcome: 'error', error: expect.stringContaining('timed out') });
     await server.management.DELETE('/merchants/{merchantId}/webhooks/{webhookId}', { params: { path: { merchantId: merchantAccount, webhookId: other.id } } });
     await slow.stop();
@@ -173,7 +210,9 @@ describe('Webhook delivery', () => {
     await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount, amount: eur(1000), reference: 'FAIL' } });
     await server.dispatcher.drain();
     expect(receiver.items().at(-1)).toMatchObject({ eventCode: 'CAPTURE', success: 'false', reason: expect.stringContaining('FAIL') });
-    expect((await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount, amount: eur(1000) } })).response.status).toBe(201);
+    expect(
+      (await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount, amount: eur(1000) } })).response.status,
+    ).toBe(201);
   });
 });
 

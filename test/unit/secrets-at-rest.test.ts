@@ -79,7 +79,9 @@ describe('Secrets at rest', () => {
     const store = openAt(path, secretOf('a1'));
     await seedDemoData(store, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
     const legacyKey = 'legacy-company-key-000000000000000001';
-    await store.transaction((tx) => tx.insertApiKey({ keyHash: legacyApiKeyHash(legacyKey), credentialId: DEMO.companyCredentialId, createdAt: new Date().toISOString(), expiresAt: null }));
+    await store.transaction((tx) =>
+      tx.insertApiKey({ keyHash: legacyApiKeyHash(legacyKey), credentialId: DEMO.companyCredentialId, createdAt: new Date().toISOString(), expiresAt: null }),
+    );
 
     expect((await authenticate(store, { apiKey: legacyKey }, now)).id).toBe(DEMO.companyCredentialId);
 
@@ -118,19 +120,22 @@ describe('Secrets at rest', () => {
     expect(JSON.stringify(first)).not.toContain(readFileSync(file, 'utf8'));
   });
 
-  (unix ? test : test.skip)('When the server opens a new database in a new folder, then the folder is 0700 and the database, WAL, SHM and key files are 0600', async () => {
-    const databasePath = databaseIn('data');
-    const secret = loadServerSecret({ serverSecret: undefined, databasePath });
-    loadCardVault({ cardEncryptionKey: undefined, databasePath });
-    const store = openAt(databasePath, secret);
-    await seedDemoData(store, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
-    const dir = join(databasePath, '..');
-    expect(mode(dir)).toBe(0o700);
-    for (const file of [databasePath, `${databasePath}-wal`, `${databasePath}-shm`, join(dir, 'server-secret.key'), join(dir, 'card-encryption.key')]) {
-      expect(existsSync(file)).toBe(true);
-      expect([file, mode(file).toString(8)]).toEqual([file, '600']);
-    }
-  });
+  (unix ? test : test.skip)(
+    'When the server opens a new database in a new folder, then the folder is 0700 and the database, WAL, SHM and key files are 0600',
+    async () => {
+      const databasePath = databaseIn('data');
+      const secret = loadServerSecret({ serverSecret: undefined, databasePath });
+      loadCardVault({ cardEncryptionKey: undefined, databasePath });
+      const store = openAt(databasePath, secret);
+      await seedDemoData(store, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
+      const dir = join(databasePath, '..');
+      expect(mode(dir)).toBe(0o700);
+      for (const file of [databasePath, `${databasePath}-wal`, `${databasePath}-shm`, join(dir, 'server-secret.key'), join(dir, 'card-encryption.key')]) {
+        expect(existsSync(file)).toBe(true);
+        expect([file, mode(file).toString(8)]).toEqual([file, '600']);
+      }
+    },
+  );
 
   (unix ? test : test.skip)('When an existing database file is readable by others, then opening it narrows it to 0600', async () => {
     const databasePath = databaseIn();

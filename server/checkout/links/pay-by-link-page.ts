@@ -15,7 +15,10 @@ const money = (link: PaymentLink) => {
 };
 
 function page(res: Response, status: number, title: string, body: string): void {
-  res.status(status).type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
+  res
+    .status(status)
+    .type('html')
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
 }
 
 /**
@@ -53,10 +56,18 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
     const link = await deps.store.transaction(async (tx) => currentLink(tx, deps.clock.now(await companyOfLink(tx, req.params.id)), req.params.id));
     if (!link) return page(res, 404, 'Not found', '<p>This payment link does not exist.</p>');
     if (link.status !== 'active') return page(res, 410, 'Payment link', `<p id="status">This payment link is ${escapeHtml(link.status)}.</p>`);
-    const consent = link.fields.storePaymentMethodMode === 'askForConsent' ? '<label><input type="checkbox" name="storePaymentMethod" value="true"> Save my card</label>' : '';
-    page(res, 200, 'Pay', `<h1>Pay ${money(link)}</h1><p>${escapeHtml(typeof link.fields.description === 'string' ? link.fields.description : link.reference)}</p>
+    const consent =
+      link.fields.storePaymentMethodMode === 'askForConsent'
+        ? '<label><input type="checkbox" name="storePaymentMethod" value="true"> Save my card</label>'
+        : '';
+    page(
+      res,
+      200,
+      'Pay',
+      `<h1>Pay ${money(link)}</h1><p>${escapeHtml(typeof link.fields.description === 'string' ? link.fields.description : link.reference)}</p>
 <form method="post"><input name="number" autocomplete="cc-number" placeholder="Card number"><input name="expiryMonth" placeholder="MM"><input name="expiryYear" placeholder="YYYY">
-<input name="cvc" placeholder="CVC"><input name="holderName" placeholder="Name on card">${consent}<button type="submit">Pay</button></form>`);
+<input name="cvc" placeholder="CVC"><input name="holderName" placeholder="Name on card">${consent}<button type="submit">Pay</button></form>`,
+    );
   });
 
   router.post('/payByLink/:id', form, async (req, res) => {
@@ -66,7 +77,15 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
       const outcome = await deps.store.transaction(async (tx) => {
         const now = deps.clock.now(await companyOfLink(tx, req.params.id));
         const link = await payableLink(tx, now, req.params.id);
-        const f = link.fields as { amount: { currency: string; value: number }; shopperReference?: string; shopperEmail?: string; storePaymentMethodMode?: string; recurringProcessingModel?: string; captureDelayHours?: number; manualCapture?: boolean };
+        const f = link.fields as {
+          amount: { currency: string; value: number };
+          shopperReference?: string;
+          shopperEmail?: string;
+          storePaymentMethodMode?: string;
+          recurringProcessingModel?: string;
+          captureDelayHours?: number;
+          manualCapture?: boolean;
+        };
         const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true');
         const card = Object.fromEntries(['number', 'expiryMonth', 'expiryYear', 'cvc', 'holderName'].filter((k) => fields[k]).map((k) => [k, fields[k]!]));
         const result = await makePayment({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), {
@@ -100,7 +119,9 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
         const link = await tx.getPaymentLink(req.params.id);
         if (!link) throw new ApiError({ status: 404, code: '000', message: 'Not Found', errorType: 'validation' });
         const now = deps.clock.now(link.companyId);
-        const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, { details: { redirectResult } });
+        const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, {
+          details: { redirectResult },
+        });
         await recordLinkPayment(tx, now, link, result.payment.resultCode);
         return result;
       });

@@ -42,10 +42,15 @@ function checkLinkRules(input: LinkInput, now: Date): Date {
     throw new ApiError(ERR_METADATA_SIZE, { message: `Metadata size exceeds limit: at most ${MAX_METADATA_PAIRS} key-value pairs` });
   }
   const longKey = Object.keys(metadata).find((key) => key.length > MAX_METADATA_KEY_LENGTH);
-  if (longKey) throw new ApiError(ERR_METADATA_KEY_SIZE, { message: `Metadata key size exceeds limit: '${longKey}' is longer than ${MAX_METADATA_KEY_LENGTH} characters` });
+  if (longKey)
+    throw new ApiError(ERR_METADATA_KEY_SIZE, {
+      message: `Metadata key size exceeds limit: '${longKey}' is longer than ${MAX_METADATA_KEY_LENGTH} characters`,
+    });
   const mode = input.storePaymentMethodMode;
   if ((mode === 'askForConsent' || mode === 'enabled') && !input.recurringProcessingModel) {
-    throw new ApiError(ERR_RECURRING_MODEL_REQUIRED, { message: `Required field 'recurringProcessingModel' is not provided: storePaymentMethodMode ${mode} needs it` });
+    throw new ApiError(ERR_RECURRING_MODEL_REQUIRED, {
+      message: `Required field 'recurringProcessingModel' is not provided: storePaymentMethodMode ${mode} needs it`,
+    });
   }
   const expiresAt = input.expiresAt === undefined ? new Date(now.getTime() + DEFAULT_LINK_LIFETIME_MS) : new Date(input.expiresAt);
   if (expiresAt.getTime() <= now.getTime()) throw new ApiError(ERR_EXPIRES_AT_INVALID);

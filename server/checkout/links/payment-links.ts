@@ -10,7 +10,14 @@ import { createLink, expireLink, getLink } from './payment-links.domain.js';
  */
 function requiredFieldsOf(link: PaymentLink): { merchantAccount: string; reference: string; amount: Money } {
   const { merchantAccount, reference, amount } = link.fields;
-  if (typeof merchantAccount === 'string' && typeof reference === 'string' && typeof amount === 'object' && amount !== null && 'currency' in amount && 'value' in amount) {
+  if (
+    typeof merchantAccount === 'string' &&
+    typeof reference === 'string' &&
+    typeof amount === 'object' &&
+    amount !== null &&
+    'currency' in amount &&
+    'value' in amount
+  ) {
     const { currency, value } = amount;
     if (typeof currency === 'string' && typeof value === 'number') return { merchantAccount, reference, amount: { currency, value } };
   }

@@ -133,7 +133,9 @@ export async function capturePayment(ctx: Context, pspReference: string, input: 
   if (payment.autoCaptured) return record(ctx, payment, payment, 'capture', input);
   const capturable = payment.captureClosed ? 0 : payment.authorisedValue - payment.capturedValue;
   if (input.amount.value > capturable) {
-    throw new ApiError(ERR_CAPTURE_EXCEEDS_AUTHORISED, { message: `Capture amount ${input.amount.value} exceeds the amount that can still be captured (${capturable})` });
+    throw new ApiError(ERR_CAPTURE_EXCEEDS_AUTHORISED, {
+      message: `Capture amount ${input.amount.value} exceeds the amount that can still be captured (${capturable})`,
+    });
   }
   const capturedValue = payment.capturedValue + input.amount.value;
   const captureClosed = !payment.multiplePartialCaptures || capturedValue === payment.authorisedValue;
@@ -147,7 +149,9 @@ export async function refundPayment(ctx: Context, pspReference: string, input: A
   assertAmount(input.amount, payment);
   const refundable = payment.capturedValue - payment.refundedValue;
   if (input.amount.value > refundable) {
-    throw new ApiError(ERR_REFUND_EXCEEDS_CAPTURED, { message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})` });
+    throw new ApiError(ERR_REFUND_EXCEEDS_CAPTURED, {
+      message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})`,
+    });
   }
   return record(ctx, payment, { ...payment, refundedValue: payment.refundedValue + input.amount.value }, 'refund', input);
 }

@@ -12,7 +12,11 @@ import {
 } from './modifications.domain.js';
 
 /** What every modification use case runs with. */
-const contextOf = ({ tx, caller }: { tx: Tx; caller: Caller }, deps: HandlerDeps) => ({ tx, now: deps.clock.now(caller.credential.companyId), credential: caller.credential });
+const contextOf = ({ tx, caller }: { tx: Tx; caller: Caller }, deps: HandlerDeps) => ({
+  tx,
+  now: deps.clock.now(caller.credential.companyId),
+  credential: caller.credential,
+});
 
 /** The fields every modification response on a payment carries (with `status: 'received'`). */
 function received({ modification }: ModificationOutcome) {

@@ -88,9 +88,12 @@ export async function orderForPayment(
 function assertPayable(order: Order, now: Date, amount: Money): void {
   if (order.status !== 'open') throw new ApiError(ERR_ORDER_CLOSED);
   if (Date.parse(order.expiresAt) <= now.getTime()) throw new ApiError(ERR_ORDER_EXPIRED);
-  if (amount.currency !== order.currency) throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${amount.currency} does not match the order currency ${order.currency}` });
+  if (amount.currency !== order.currency)
+    throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${amount.currency} does not match the order currency ${order.currency}` });
   if (amount.value > order.remainingValue) {
-    throw new ApiError(ERR_ORDER_AMOUNT_EXCEEDED, { message: `Payment amount ${amount.value} exceeds the remaining amount ${order.remainingValue} of the order` });
+    throw new ApiError(ERR_ORDER_AMOUNT_EXCEEDED, {
+      message: `Payment amount ${amount.value} exceeds the remaining amount ${order.remainingValue} of the order`,
+    });
   }
 }
 
@@ -133,13 +136,25 @@ async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
   if (payment.capturedValue === 0) {
     await tx.updatePayment({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
     const authorised = { currency: payment.currency, value: payment.authorisedValue };
-    await recordModification(tx, now, payment, { kind: 'cancel', amount: null, reported: authorised, reports: [{ eventCode: 'CANCELLATION', success: true }], additionalData });
+    await recordModification(tx, now, payment, {
+      kind: 'cancel',
+      amount: null,
+      reported: authorised,
+      reports: [{ eventCode: 'CANCELLATION', success: true }],
+      additionalData,
+    });
     return;
   }
   const open = payment.capturedValue - payment.refundedValue;
   await tx.updatePayment({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() });
   if (open > 0) {
     const refund = { currency: payment.currency, value: open };
-    await recordModification(tx, now, payment, { kind: 'refund', amount: refund, reported: refund, reports: [{ eventCode: 'REFUND', success: true }], additionalData });
+    await recordModification(tx, now, payment, {
+      kind: 'refund',
+      amount: refund,
+      reported: refund,
+      reports: [{ eventCode: 'REFUND', success: true }],
+      additionalData,
+    });
   }
 }

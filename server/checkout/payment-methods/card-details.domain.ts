@@ -51,11 +51,14 @@ export async function lookUpCard(tx: Tx, credential: Credential, query: CardDeta
   const merchant = await requireMerchantAccount(tx, credential, query.merchantAccount);
   let digits = query.cardNumber;
   if (digits === undefined && query.encryptedCardNumber !== undefined) {
-    if (!query.encryptedCardNumber.startsWith('test_')) throw new ApiError(ERR_CANNOT_DECRYPT, { message: "Unable to decrypt data: 'encryptedCardNumber' is not a test_-prefixed test value" });
+    if (!query.encryptedCardNumber.startsWith('test_'))
+      throw new ApiError(ERR_CANNOT_DECRYPT, { message: "Unable to decrypt data: 'encryptedCardNumber' is not a test_-prefixed test value" });
     digits = query.encryptedCardNumber.slice('test_'.length).replace(/ /g, '');
   }
   if (digits === undefined || !/^\d{6,19}$/.test(digits)) {
-    throw new ApiError(ERR_CARD_MISSING, { message: "Missing payment method details: 'cardNumber' or 'encryptedCardNumber' with at least the first six digits" });
+    throw new ApiError(ERR_CARD_MISSING, {
+      message: "Missing payment method details: 'cardNumber' or 'encryptedCardNumber' with at least the first six digits",
+    });
   }
   const supported = query.supportedBrands ?? (await acceptedCardBrands(tx, merchant.id, query.countryCode));
   const brands = detectBrands(digits, digits.length >= 12).map((type) => ({ type, supported: supported.includes(type) }));

@@ -70,7 +70,10 @@ export function offeredMethods(settings: PaymentMethodSetting[], query: PaymentM
   const methods: OfferedMethod[] = [];
   if (brands.length > 0) {
     if (query.splitCardFundingSources) {
-      methods.push({ type: 'scheme', name: 'Credit Card', fundingSource: 'credit', brands }, { type: 'scheme', name: 'Debit Card', fundingSource: 'debit', brands });
+      methods.push(
+        { type: 'scheme', name: 'Credit Card', fundingSource: 'credit', brands },
+        { type: 'scheme', name: 'Debit Card', fundingSource: 'debit', brands },
+      );
     } else {
       methods.push({ type: 'scheme', name: NAMES.scheme!, brands });
     }

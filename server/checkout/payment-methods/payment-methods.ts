@@ -2,7 +2,16 @@ import { command } from '../../kernel/http/handler.js';
 import { lookUpCard } from './card-details.domain.js';
 import { listPaymentMethods } from './payment-methods.domain.js';
 
-const BRAND_NAMES: Record<string, string> = { visa: 'VISA', mc: 'MasterCard', amex: 'American Express', maestro: 'Maestro', jcb: 'JCB', cup: 'UnionPay', diners: 'Diners Club', discover: 'Discover' };
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'VISA',
+  mc: 'MasterCard',
+  amex: 'American Express',
+  maestro: 'Maestro',
+  jcb: 'JCB',
+  cup: 'UnionPay',
+  diners: 'Diners Club',
+  discover: 'Discover',
+};
 
 /** POST /paymentMethods */
 export const paymentMethods = command('paymentMethods')(async ({ tx, body, caller }, deps) => {

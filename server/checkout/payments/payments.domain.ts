@@ -5,17 +5,7 @@ import { recordEvent } from '../../kernel/events/outbox.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_INVALID_DETAILS, ERR_PAYPAL_PAYMENT_DATA } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Credential, Merchant, Order, Payment, RecurringProcessingModel, Store, StoredPaymentMethod, Tx } from '../../store/types.js';
-import {
-  CHALLENGE_CARDS,
-  EXPIRED_CARD,
-  NOT_AUTHENTICATED,
-  type Card,
-  type CardInput,
-  isExpired,
-  readCard,
-  type Refusal,
-  TEST_REFUSALS,
-} from './cards.js';
+import { CHALLENGE_CARDS, EXPIRED_CARD, NOT_AUTHENTICATED, type Card, type CardInput, isExpired, readCard, type Refusal, TEST_REFUSALS } from './cards.js';
 import type { Money } from '../money.js';
 import { chargeOrder, orderForPayment } from '../orders/orders.domain.js';
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
@@ -189,7 +179,9 @@ function newPayment(merchant: Merchant, input: PaymentInput, now: Date): Payment
 /** The AUTHORISATION event of a payment that reached a final result. */
 async function reportResult(tx: Tx, now: Date, payment: Payment): Promise<void> {
   if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Refused') return;
-  const card: Record<string, string> = payment.cardLastFour ? { cardSummary: payment.cardLastFour, expiryDate: `${payment.expiryMonth}/${payment.expiryYear}` } : {};
+  const card: Record<string, string> = payment.cardLastFour
+    ? { cardSummary: payment.cardLastFour, expiryDate: `${payment.expiryMonth}/${payment.expiryYear}` }
+    : {};
   await recordEvent(tx, now, {
     companyId: payment.companyId,
     merchantAccount: payment.merchantAccount,
@@ -199,7 +191,10 @@ async function reportResult(tx: Tx, now: Date, payment: Payment): Promise<void> 
     currency: payment.currency,
     value: payment.authorisedValue,
     success: payment.resultCode === 'Authorised',
-    reason: payment.resultCode === 'Authorised' ? `${payment.authCode}:${payment.cardLastFour}:${payment.expiryMonth}/${payment.expiryYear}` : (payment.refusalReason ?? ''),
+    reason:
+      payment.resultCode === 'Authorised'
+        ? `${payment.authCode}:${payment.cardLastFour}:${payment.expiryMonth}/${payment.expiryYear}`
+        : (payment.refusalReason ?? ''),
     paymentMethod: payment.cardBrand || payment.paymentMethodType,
     additionalData: {
       ...card,
@@ -219,7 +214,13 @@ export async function makePayment(ctx: PaymentContext, credential: Credential, i
 
   if (input.paymentMethod.type === 'paypal') {
     // PayPal waits for the shopper in PayPal's own window; the SDK action carries the paymentData.
-    const payment: Payment = { ...newPayment(merchant, input, now), resultCode: 'Pending', paymentMethodType: 'paypal', cardBrand: 'paypal', paymentData: newPaymentData() };
+    const payment: Payment = {
+      ...newPayment(merchant, input, now),
+      resultCode: 'Pending',
+      paymentMethodType: 'paypal',
+      cardBrand: 'paypal',
+      paymentData: newPaymentData(),
+    };
     await tx.insertPayment(payment);
     return { payment, order: await bookOnOrder(tx, now, payment) };
   }
@@ -293,10 +294,13 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
     payment = result.outcome === 'authorised' ? authorise(submitted, now) : refuse(submitted, NOT_AUTHENTICATED, now);
   } else if (details.orderID || details.payerID) {
     const found = input.paymentData ? await reachable(tx, credential, await tx.findPaymentByPaymentData(input.paymentData)) : undefined;
-    if (!found || found.resultCode !== 'Pending') throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: send the latest 'paymentData' of the pending PayPal payment" });
+    if (!found || found.resultCode !== 'Pending')
+      throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: send the latest 'paymentData' of the pending PayPal payment" });
     payment = authorise({ ...found, detailsSubmitted: true }, now);
   } else {
-    throw new ApiError(ERR_INVALID_DETAILS, { message: "Invalid payment method details: send 'details.redirectResult', or 'details.orderID' with 'paymentData'" });
+    throw new ApiError(ERR_INVALID_DETAILS, {
+      message: "Invalid payment method details: send 'details.redirectResult', or 'details.orderID' with 'paymentData'",
+    });
   }
   await tx.updatePayment(payment);
   await reportResult(tx, now, payment);

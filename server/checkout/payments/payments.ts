@@ -17,7 +17,12 @@ export function toPaymentResponse({ payment, order, token }: PaymentOutcome, bas
   if (payment.resultCode === 'RedirectShopper') {
     response.action = { type: 'redirect', method: 'GET', url: `${baseUrl}/hosted/3ds/${payment.pspReference}`, paymentMethodType: 'scheme' };
   } else if (payment.resultCode === 'Pending' && payment.paymentData) {
-    response.action = { type: 'sdk', paymentMethodType: payment.paymentMethodType, paymentData: payment.paymentData, sdkData: { token: `EC-${payment.pspReference}` } };
+    response.action = {
+      type: 'sdk',
+      paymentMethodType: payment.paymentMethodType,
+      paymentData: payment.paymentData,
+      sdkData: { token: `EC-${payment.pspReference}` },
+    };
   } else if (payment.paymentMethodType === 'scheme') {
     response.additionalData = {
       cardSummary: payment.cardLastFour,
@@ -80,7 +85,12 @@ export const payments = command('payments')(async ({ tx, body, caller, req }, de
 /** POST /payments/details */
 export const paymentsDetails = command('paymentsDetails')(async ({ tx, body, caller, req }, deps) => {
   const input = { details: body.details, ...(body.paymentData !== undefined && { paymentData: body.paymentData }) };
-  const outcome = await submitPaymentDetails({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, deps.redirects, input);
+  const outcome = await submitPaymentDetails(
+    { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
+    caller.credential,
+    deps.redirects,
+    input,
+  );
   const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
   return response;
 });

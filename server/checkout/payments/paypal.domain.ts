@@ -23,11 +23,14 @@ export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credentia
   if (!payment || !merchant || !reaches(credential, merchant) || payment.paymentMethodType !== 'paypal' || payment.resultCode !== 'Pending') {
     throw new ApiError(ERR_PAYPAL_NOT_PENDING);
   }
-  if (payment.paymentData !== input.paymentData) throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: it is not the latest 'paymentData' of this payment" });
-  if (input.sessionId !== undefined && payment.sessionId !== input.sessionId) throw new ApiError(ERR_PAYPAL_NOT_PENDING, { message: 'The payment does not belong to that session' });
+  if (payment.paymentData !== input.paymentData)
+    throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: it is not the latest 'paymentData' of this payment" });
+  if (input.sessionId !== undefined && payment.sessionId !== input.sessionId)
+    throw new ApiError(ERR_PAYPAL_NOT_PENDING, { message: 'The payment does not belong to that session' });
   if (input.deliveryMethods && input.deliveryMethods.filter((m) => m.selected === true).length !== 1) throw new ApiError(ERR_DELIVERY_METHODS);
   for (const money of [input.amount, input.taxTotal?.amount]) {
-    if (money && money.currency !== payment.currency) throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${money.currency} does not match the payment currency ${payment.currency}` });
+    if (money && money.currency !== payment.currency)
+      throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${money.currency} does not match the payment currency ${payment.currency}` });
   }
   const paymentData = newPaymentData();
   await tx.updatePayment({ ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() });

@@ -95,7 +95,15 @@ export async function payInSession(
   if (Date.parse(session.expiresAt) <= ctx.now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
   const earlier = await ctx.tx.listPaymentsOfSession(id);
   if (earlier.some((p) => p.resultCode === 'Authorised')) throw new ApiError(ERR_SESSION_COMPLETED);
-  const f = session.fields as Record<string, unknown> & { amount: Money; returnUrl: string; shopperReference?: string; storePaymentMethodMode?: string; recurringProcessingModel?: string; shopperEmail?: string; captureDelayHours?: number };
+  const f = session.fields as Record<string, unknown> & {
+    amount: Money;
+    returnUrl: string;
+    shopperReference?: string;
+    storePaymentMethodMode?: string;
+    recurringProcessingModel?: string;
+    shopperEmail?: string;
+    captureDelayHours?: number;
+  };
   const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && input.storePaymentMethod === true);
   const outcome = await makePayment(ctx, credential, {
     merchantAccount: session.merchantAccount,
@@ -128,7 +136,8 @@ export function sessionStatus(session: CheckoutSession, payments: Payment[], now
 /** GET /sessions/{id}?sessionResult=… */
 export async function sessionResult(tx: Tx, now: Date, credential: Credential, id: string, result: string, mac: Mac) {
   const session = await visibleSession(tx, credential, id);
-  if (opened('result', result, mac) !== id) throw new ApiError(ERR_SESSION_RESULT, { message: "Invalid field 'sessionResult': it does not belong to this session" });
+  if (opened('result', result, mac) !== id)
+    throw new ApiError(ERR_SESSION_RESULT, { message: "Invalid field 'sessionResult': it does not belong to this session" });
   const payments = await tx.listPaymentsOfSession(id);
   return { session, payments, status: sessionStatus(session, payments, now) };
 }

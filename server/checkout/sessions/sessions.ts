@@ -22,12 +22,12 @@ export const sessions = command('sessions')(async ({ tx, body, caller, req }, de
 
 /** POST /sessions/{sessionId}/payments */
 export const sessionPayments = command('sessionPayments')(async ({ tx, body, path, caller, req }, deps) => {
-  const { session, outcome, sessionResult: result } = await payInSession(
-    { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
-    caller.credential,
-    path.sessionId,
-    body,
-    (t) => deps.redirects.mac(t),
+  const {
+    session,
+    outcome,
+    sessionResult: result,
+  } = await payInSession({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, path.sessionId, body, (t) =>
+    deps.redirects.mac(t),
   );
   const payment = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
   return {

@@ -117,7 +117,9 @@ export async function performForward(prepared: PreparedForward, limits: ForwardL
     throw new ApiError(ERR_FORWARD_FAILED, { message });
   }
   if (response.status >= 300 && response.status < 400) {
-    throw new ApiError(ERR_FORWARD_DESTINATION, { message: `Forward destination not allowed: it answered ${response.status} with a redirect, which is not followed` });
+    throw new ApiError(ERR_FORWARD_DESTINATION, {
+      message: `Forward destination not allowed: it answered ${response.status} with a redirect, which is not followed`,
+    });
   }
   return response;
 }

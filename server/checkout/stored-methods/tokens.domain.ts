@@ -95,5 +95,11 @@ export async function deleteToken(tx: Tx, credential: Credential, merchantAccoun
 
 /** The card of a token, for a payment or a forward. The number leaves the vault only here. */
 export function cardOfToken(vault: CardVault, token: StoredPaymentMethod): Card {
-  return { number: vault.decrypt(token.encryptedNumber), expiryMonth: Number(token.expiryMonth), expiryYear: Number(token.expiryYear), holderName: token.holderName, brand: token.brand };
+  return {
+    number: vault.decrypt(token.encryptedNumber),
+    expiryMonth: Number(token.expiryMonth),
+    expiryYear: Number(token.expiryYear),
+    holderName: token.holderName,
+    brand: token.brand,
+  };
 }

@@ -7,7 +7,10 @@ import type { Credential } from '../../store/types.js';
 export function originKeys(credential: Credential, domains: string[], mac: (text: string) => string): Record<string, string> {
   const problems: InvalidField[] = [];
   const keys: Record<string, string> = {};
-  const account = BigInt(`0x${createHash('sha256').update(credential.companyId).digest('hex').slice(0, 15)}`).toString().padStart(16, '0').slice(-16);
+  const account = BigInt(`0x${createHash('sha256').update(credential.companyId).digest('hex').slice(0, 15)}`)
+    .toString()
+    .padStart(16, '0')
+    .slice(-16);
   domains.forEach((domain, i) => {
     const parsed = parseOrigin(domain);
     if ('problem' in parsed) {

@@ -78,14 +78,22 @@ async function checkMerchant(tx: Tx, credential: Credential, merchantId: string,
 }
 
 /** The scope rules that the parsed request decides (checkout's `merchantAccount`), checked before the use case or a replay. */
-export async function checkRequestScope(tx: Tx, credential: Credential, scope: Scope, request: { body: unknown; query: Record<string, unknown> }, area: Area): Promise<void> {
+export async function checkRequestScope(
+  tx: Tx,
+  credential: Credential,
+  scope: Scope,
+  request: { body: unknown; query: Record<string, unknown> },
+  area: Area,
+): Promise<void> {
   if (scope !== 'merchantBody' && scope !== 'merchantQuery') return;
   const source = scope === 'merchantBody' ? request.body : request.query;
   const merchantAccount = source !== null && typeof source === 'object' ? (source as Record<string, unknown>).merchantAccount : undefined;
   if (typeof merchantAccount !== 'string') return; // absent: the request schema decides whether that is allowed
   const merchant = await tx.getMerchant(merchantAccount);
   if (merchant && reaches(credential, merchant)) return;
-  throw area === 'checkout' ? new ApiError(ERR_INVALID_MERCHANT_ACCOUNT) : forbidden(`Not allowed: the credential does not reach merchant account ${merchantAccount}`);
+  throw area === 'checkout'
+    ? new ApiError(ERR_INVALID_MERCHANT_ACCOUNT)
+    : forbidden(`Not allowed: the credential does not reach merchant account ${merchantAccount}`);
 }
 
 /**

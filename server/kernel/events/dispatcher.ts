@@ -109,7 +109,8 @@ export class Dispatcher {
     const { store, clock } = this.deps;
     return store.transaction(async (tx) => {
       let purged = 0;
-      for (const { companyId } of await tx.listCompanyClockOffsets()) purged += await tx.purgeIdempotencyRecords(companyId, idempotencyCutoff(clock.now(companyId)));
+      for (const { companyId } of await tx.listCompanyClockOffsets())
+        purged += await tx.purgeIdempotencyRecords(companyId, idempotencyCutoff(clock.now(companyId)));
       return purged;
     });
   }
@@ -153,7 +154,15 @@ export class Dispatcher {
       // Sent again or removed meanwhile: this attempt no longer decides anything.
       if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
       const now = clock.now(webhook.companyId);
-      await tx.insertAttempt({ webhookId: webhook.id, eventId: event.id!, attemptedAt: now.toISOString(), outcome: result.outcome, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs });
+      await tx.insertAttempt({
+        webhookId: webhook.id,
+        eventId: event.id!,
+        attemptedAt: now.toISOString(),
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+      });
       const stored = await tx.getWebhook(webhook.id);
       if (result.outcome === 'accepted') {
         await tx.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });

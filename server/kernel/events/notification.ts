@@ -2,7 +2,25 @@ import { type Notification, type NotificationRequestItem, signItem } from '../..
 import type { OutboxEvent } from '../../store/types.js';
 
 /** The standard webhook body of an event (wire-format 6.1), signed when the webhook has an HMAC key. */
-export function toNotification(event: Pick<OutboxEvent, 'eventCode' | 'success' | 'pspReference' | 'originalReference' | 'merchantAccount' | 'merchantReference' | 'currency' | 'value' | 'eventDate' | 'reason' | 'paymentMethod' | 'additionalData'>, hmacKey: string | undefined, live = false): Notification {
+export function toNotification(
+  event: Pick<
+    OutboxEvent,
+    | 'eventCode'
+    | 'success'
+    | 'pspReference'
+    | 'originalReference'
+    | 'merchantAccount'
+    | 'merchantReference'
+    | 'currency'
+    | 'value'
+    | 'eventDate'
+    | 'reason'
+    | 'paymentMethod'
+    | 'additionalData'
+  >,
+  hmacKey: string | undefined,
+  live = false,
+): Notification {
   const item: NotificationRequestItem = {
     eventCode: event.eventCode,
     success: event.success ? 'true' : 'false',

@@ -20,7 +20,16 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     createdAt: at,
   });
   for (const webhook of await tx.activeWebhooks(event.merchantAccount)) {
-    await tx.insertDelivery({ webhookId: webhook.id, eventId: id, queueSeq: id, status: 'pending', attempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at });
+    await tx.insertDelivery({
+      webhookId: webhook.id,
+      eventId: id,
+      queueSeq: id,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
   }
   return id;
 }

@@ -25,7 +25,13 @@ const MAX_BODY = 10_000;
  * address, timeout and no-redirect rule as /forward). Never throws: every failure is a result.
  * A 2xx, or a body containing `[accepted]`, accepts.
  */
-export async function sendNotification(webhook: Webhook, payload: string, vault: CardVault, options: SendOptions, now: () => number = Date.now): Promise<SendResult> {
+export async function sendNotification(
+  webhook: Webhook,
+  payload: string,
+  vault: CardVault,
+  options: SendOptions,
+  now: () => number = Date.now,
+): Promise<SendResult> {
   const started = now();
   const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.max(0, Math.round(now() - started)) });
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'payments-platform-webhooks/1' };
@@ -46,7 +52,12 @@ export async function sendNotification(webhook: Webhook, payload: string, vault:
       lenientTls: webhook.acceptsSelfSignedCertificate || webhook.acceptsUntrustedRootCertificate || webhook.acceptsExpiredCertificate,
     });
     const accepted = (response.status >= 200 && response.status < 300) || response.body.includes('[accepted]');
-    return done({ outcome: accepted ? 'accepted' : 'rejected', statusCode: response.status, error: accepted ? null : `answered ${response.status}`, body: response.body });
+    return done({
+      outcome: accepted ? 'accepted' : 'rejected',
+      statusCode: response.status,
+      error: accepted ? null : `answered ${response.status}`,
+      body: response.body,
+    });
   } catch (error) {
     return done({ outcome: 'error', statusCode: null, error: error instanceof Error ? error.message : 'connection failed', body: '' });
   }

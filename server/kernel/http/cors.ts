@@ -32,7 +32,8 @@ export function corsCheck(store: Store): RequestHandler {
     if (!origin) return next();
     const { credential } = callerOf(res);
     const origins = await store.read((tx) => tx.listAllowedOrigins(credential.id));
-    if (!originAllowed(origins, origin)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
+    if (!originAllowed(origins, origin))
+      throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
     actual(req, res, next);
   };
 }

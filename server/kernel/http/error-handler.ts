@@ -80,7 +80,10 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
   // body-parser
   switch (e.type) {
     case 'entity.parse.failed':
-      return { error: new ApiError(ERR_MALFORMED_JSON, { message: `Unexpected input: the body is not valid JSON (${e.message ?? 'parse error'})` }), unexpected: false };
+      return {
+        error: new ApiError(ERR_MALFORMED_JSON, { message: `Unexpected input: the body is not valid JSON (${e.message ?? 'parse error'})` }),
+        unexpected: false,
+      };
     case 'entity.too.large':
       return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
     case 'encoding.unsupported':
@@ -103,10 +106,13 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
   const status = e.status ?? e.statusCode;
   if (Array.isArray(e.errors) && status !== undefined) {
     if (status === 400) return { error: fromValidation(req, e.errors), unexpected: false };
-    if (status === 404) return { error: new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` }), unexpected: false };
-    if (status === 405) return { error: new ApiError(ERR_METHOD_NOT_ALLOWED, { message: `Method ${req.method} is not allowed at ${req.path}` }), unexpected: false };
+    if (status === 404)
+      return { error: new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` }), unexpected: false };
+    if (status === 405)
+      return { error: new ApiError(ERR_METHOD_NOT_ALLOWED, { message: `Method ${req.method} is not allowed at ${req.path}` }), unexpected: false };
     if (status === 415) return { error: new ApiError(ERR_UNSUPPORTED_MEDIA_TYPE), unexpected: false };
-    if (status === 413) return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
+    if (status === 413)
+      return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
   }
   return { error: new ApiError(ERR_INTERNAL), unexpected: true };
 }
@@ -116,7 +122,12 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
   return (err, req, res, _next) => {
     const { error, unexpected } = toApiError(err, req, bodyLimit);
     if (unexpected) {
-      logger.error('request failed', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      logger.error('request failed', {
+        requestId: requestIdOf(res),
+        method: req.method,
+        path: req.path,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
     }
     if (res.headersSent) {
       res.end();

@@ -25,10 +25,12 @@ export type BodyOf<Id extends OperationId> =
       : undefined;
 
 /** The path parameters of an operation. */
-export type PathOf<Id extends OperationId> = Op<Id> extends { parameters: { path: infer P } } ? (P extends object ? P : Record<string, never>) : Record<string, never>;
+export type PathOf<Id extends OperationId> =
+  Op<Id> extends { parameters: { path: infer P } } ? (P extends object ? P : Record<string, never>) : Record<string, never>;
 
 /** The query parameters of an operation (all optional unless the spec requires them). */
-export type QueryOf<Id extends OperationId> = Op<Id> extends { parameters: { query?: infer Q } } ? (NonNullable<Q> extends object ? NonNullable<Q> : Record<string, never>) : Record<string, never>;
+export type QueryOf<Id extends OperationId> =
+  Op<Id> extends { parameters: { query?: infer Q } } ? (NonNullable<Q> extends object ? NonNullable<Q> : Record<string, never>) : Record<string, never>;
 
 type SuccessCode = 200 | 201 | 202 | 204;
 
@@ -107,7 +109,8 @@ export function operation<Id extends OperationId>(operationId: Id) {
 export function command<Id extends OperationId>(operationId: Id) {
   return (handle: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<SuccessOf<Id>> | SuccessOf<Id>): Operation<Id> => ({
     operationId,
-    build: (deps) => deps.commands.handler(deps.successStatus(operationId), (tx, caller, req) => Promise.resolve(handle({ ...callOf<Id>(req, caller), tx }, deps))),
+    build: (deps) =>
+      deps.commands.handler(deps.successStatus(operationId), (tx, caller, req) => Promise.resolve(handle({ ...callOf<Id>(req, caller), tx }, deps))),
   });
 }
 
@@ -116,7 +119,10 @@ export function command<Id extends OperationId>(operationId: Id) {
  * transaction, `effect` outside any; with an Idempotency-Key the response is recorded after.
  */
 export function outboundCommand<Id extends OperationId>(operationId: Id) {
-  return <P>(prepare: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<P>, effect: (prepared: P, deps: HandlerDeps) => Promise<SuccessOf<Id>>): Operation<Id> => ({
+  return <P>(
+    prepare: (call: CommandCall<Id>, deps: HandlerDeps) => Promise<P>,
+    effect: (prepared: P, deps: HandlerDeps) => Promise<SuccessOf<Id>>,
+  ): Operation<Id> => ({
     operationId,
     build: (deps) =>
       deps.commands.effectHandler(

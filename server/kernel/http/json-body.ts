@@ -15,7 +15,9 @@ export function jsonProblem(value: unknown): ApiError | undefined {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'number') {
       if (!Number.isFinite(node) || (Number.isInteger(node) && !Number.isSafeInteger(node))) {
-        return new ApiError(ERR_UNSAFE_INTEGER, { message: `Invalid field '${path || 'body'}': ${node} is not a safe integer (at most 9007199254740991 in size)` });
+        return new ApiError(ERR_UNSAFE_INTEGER, {
+          message: `Invalid field '${path || 'body'}': ${node} is not a safe integer (at most 9007199254740991 in size)`,
+        });
       }
       continue;
     }

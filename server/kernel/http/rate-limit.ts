@@ -22,7 +22,10 @@ export class RateLimiter {
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / refill / 1000));
       this.buckets.set(key, bucket);
-      throw new ApiError(ERR_RATE_LIMITED, { message: `Rate limit of ${this.perMinute} requests per minute reached for this operation; retry after ${retryAfter} seconds`, retryAfter });
+      throw new ApiError(ERR_RATE_LIMITED, {
+        message: `Rate limit of ${this.perMinute} requests per minute reached for this operation; retry after ${retryAfter} seconds`,
+        retryAfter,
+      });
     }
     bucket.tokens -= 1;
     this.buckets.set(key, bucket);

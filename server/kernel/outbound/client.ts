@@ -84,7 +84,8 @@ export async function outboundCall(request: OutboundRequest): Promise<OutboundRe
         });
         response.on('end', () => {
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          for (const [name, value] of Object.entries(response.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
           resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
         });
         response.on('error', () => reject(new OutboundError('network', 'the response broke off')));
@@ -92,7 +93,11 @@ export async function outboundCall(request: OutboundRequest): Promise<OutboundRe
     );
     outgoing.on('timeout', () => outgoing.destroy(new OutboundError('timeout', `timed out after ${request.timeoutMs} ms`)));
     outgoing.on('error', (error) =>
-      reject(error instanceof OutboundError ? error : new OutboundError('network', `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error.message || 'error')})`)),
+      reject(
+        error instanceof OutboundError
+          ? error
+          : new OutboundError('network', `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error.message || 'error')})`),
+      ),
     );
     outgoing.end(request.body);
   });

@@ -4,10 +4,31 @@ import { BlockList, isIP } from 'node:net';
 /** Addresses an outbound call may never reach: private, loopback, link-local, shared, multicast and reserved ranges. */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['2001:db8::', 32],
+] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
@@ -68,7 +89,8 @@ export async function vetDestination(raw: string, allowList: string[], allowPriv
     throw new DestinationRefused(`${host} does not resolve`);
   }
   if (addresses.length === 0) throw new DestinationRefused(`${host} does not resolve`);
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) throw new DestinationRefused(`${host} resolves to a private, loopback or link-local address`);
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
+    throw new DestinationRefused(`${host} resolves to a private, loopback or link-local address`);
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

@@ -28,7 +28,9 @@ export async function listVisibleMerchants(tx: Tx, credential: Credential, compa
  */
 export async function visibleMerchant(tx: Tx, credential: Credential, merchantId: string): Promise<Merchant> {
   const merchant = await tx.getMerchant(merchantId);
-  if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Merchant account ${merchantId} not found` });
-  if (!reaches(credential, merchant)) throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential does not reach merchant account ${merchantId}` });
+  if (!merchant || merchant.companyId !== credential.companyId)
+    throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Merchant account ${merchantId} not found` });
+  if (!reaches(credential, merchant))
+    throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the credential does not reach merchant account ${merchantId}` });
   return merchant;
 }

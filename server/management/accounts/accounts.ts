@@ -35,5 +35,11 @@ export const listMerchantAccounts = operation('listMerchantAccounts')(async ({ p
   const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => listVisibleMerchants(tx, credential, companyId, page));
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-  return paginated(base, `/companies/${companyId}/merchants`, page, items.map((m) => toMerchantView(m, base)), total);
+  return paginated(
+    base,
+    `/companies/${companyId}/merchants`,
+    page,
+    items.map((m) => toMerchantView(m, base)),
+    total,
+  );
 });

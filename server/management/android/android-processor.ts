@@ -13,9 +13,11 @@ export class AndroidProcessor {
   constructor(private readonly deps: { store: Store; clock: Clock; logger: Logger }) {}
 
   enqueue(id: string): void {
-    this.chain = this.chain.then(() => this.process(id)).catch((error: unknown) => {
-      this.deps.logger.error('android app processing failed', { id, error: error instanceof Error ? error.message : String(error) });
-    });
+    this.chain = this.chain
+      .then(() => this.process(id))
+      .catch((error: unknown) => {
+        this.deps.logger.error('android app processing failed', { id, error: error instanceof Error ? error.message : String(error) });
+      });
   }
 
   async recover(): Promise<void> {

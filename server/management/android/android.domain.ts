@@ -14,7 +14,11 @@ export interface UploadedFile {
 }
 
 const newId = (prefix: string) => `${prefix}${randomBytes(16).toString('hex').toUpperCase().slice(0, 26)}`;
-const missingFile = () => new ApiError(ERR_FIELD_INVALID, { message: "Invalid field 'file': send the file as multipart/form-data in the part 'file'", invalidFields: [{ name: 'file', value: '', message: 'is required' }] });
+const missingFile = () =>
+  new ApiError(ERR_FIELD_INVALID, {
+    message: "Invalid field 'file': send the file as multipart/form-data in the part 'file'",
+    invalidFields: [{ name: 'file', value: '', message: 'is required' }],
+  });
 
 export async function listApps(tx: Tx, credential: Credential, companyId: string, filter: { packageName?: string; versionCode?: number }, page: PageRequest) {
   await visibleCompany(tx, credential, companyId);
@@ -68,7 +72,16 @@ export async function registerApp(
 export async function processedApp(app: AndroidApp, now: Date): Promise<AndroidApp> {
   try {
     const manifest = await readApkManifest(app.filePath);
-    return { ...app, status: 'ready', packageName: manifest.packageName, versionCode: manifest.versionCode, versionName: manifest.versionName ?? null, label: manifest.label ?? null, errorCode: null, updatedAt: now.toISOString() };
+    return {
+      ...app,
+      status: 'ready',
+      packageName: manifest.packageName,
+      versionCode: manifest.versionCode,
+      versionName: manifest.versionName ?? null,
+      label: manifest.label ?? null,
+      errorCode: null,
+      updatedAt: now.toISOString(),
+    };
   } catch (error) {
     const invalid = error instanceof InvalidApkError;
     return { ...app, status: invalid ? 'invalid' : 'error', errorCode: invalid ? 'InvalidApk' : 'ProcessingError', updatedAt: now.toISOString() };
@@ -93,15 +106,26 @@ export async function readCertificate(file: UploadedFile | undefined): Promise<{
   try {
     const extension = extname(file.originalName).toLowerCase();
     if (extension !== '.pem' && extension !== '.crt') {
-      throw new ApiError(ERR_FIELD_INVALID, { message: "Invalid field 'file': only .pem and .crt certificates are accepted", invalidFields: [{ name: 'file', value: file.originalName, message: 'must be .pem or .crt' }] });
+      throw new ApiError(ERR_FIELD_INVALID, {
+        message: "Invalid field 'file': only .pem and .crt certificates are accepted",
+        invalidFields: [{ name: 'file', value: file.originalName, message: 'must be .pem or .crt' }],
+      });
     }
     let certificate: X509Certificate;
     try {
       certificate = new X509Certificate(await readFile(file.path));
     } catch {
-      throw new ApiError(ERR_FIELD_INVALID, { message: "Invalid field 'file': it is not an X.509 certificate", invalidFields: [{ name: 'file', value: file.originalName, message: 'is not a certificate' }] });
+      throw new ApiError(ERR_FIELD_INVALID, {
+        message: "Invalid field 'file': it is not an X.509 certificate",
+        invalidFields: [{ name: 'file', value: file.originalName, message: 'is not a certificate' }],
+      });
     }
-    return { name: basename(file.originalName, extname(file.originalName)), extension, notBefore: new Date(certificate.validFrom).toISOString(), notAfter: new Date(certificate.validTo).toISOString() };
+    return {
+      name: basename(file.originalName, extname(file.originalName)),
+      extension,
+      notBefore: new Date(certificate.validFrom).toISOString(),
+      notAfter: new Date(certificate.validTo).toISOString(),
+    };
   } finally {
     await unlink(file.path).catch(() => undefined);
   }
@@ -116,7 +140,14 @@ export async function registerCertificate(
   description: string | undefined,
 ): Promise<AndroidCertificate> {
   await visibleCompany(tx, credential, companyId);
-  const certificate: AndroidCertificate = { id: newId('ANDC'), companyId, ...read, description: description ?? null, status: 'ready', createdAt: now.toISOString() };
+  const certificate: AndroidCertificate = {
+    id: newId('ANDC'),
+    companyId,
+    ...read,
+    description: description ?? null,
+    status: 'ready',
+    createdAt: now.toISOString(),
+  };
   await tx.insertAndroidCertificate(certificate);
   return certificate;
 }

@@ -90,6 +90,8 @@ export const listAndroidCertificates = operation('listAndroidCertificates')(asyn
 /** POST /companies/{companyId}/androidCertificates */
 export const uploadAndroidCertificate = operation('uploadAndroidCertificate')(async ({ path, caller: { credential }, req }, deps) => {
   const read = await domain.readCertificate(uploaded(req));
-  const certificate = await deps.store.transaction((tx) => domain.registerCertificate(tx, deps.clock.now(credential.companyId), credential, path.companyId, read, descriptionOf(req)));
+  const certificate = await deps.store.transaction((tx) =>
+    domain.registerCertificate(tx, deps.clock.now(credential.companyId), credential, path.companyId, read, descriptionOf(req)),
+  );
   return { id: certificate.id };
 });

@@ -24,7 +24,9 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 async function readZipEntry(path: string, name: string): Promise<Buffer> {
   let zip: ZipFile;
   try {
-    zip = await new Promise<ZipFile>((resolve, reject) => yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) => (error ? reject(error) : resolve(opened))));
+    zip = await new Promise<ZipFile>((resolve, reject) =>
+      yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
   } catch {
     throw new InvalidApkError('the file is not a zip archive');
   }
@@ -34,7 +36,8 @@ async function readZipEntry(path: string, name: string): Promise<Buffer> {
       zip.on('end', () => reject(new InvalidApkError(`the APK has no ${name}`)));
       zip.on('entry', (entry: Entry) => {
         if (entry.fileName !== name) return zip.readEntry();
-        if (entry.uncompressedSize > MAX_MANIFEST_BYTES || entry.compressedSize > MAX_MANIFEST_BYTES) return reject(new InvalidApkError(`${name} is implausibly large`));
+        if (entry.uncompressedSize > MAX_MANIFEST_BYTES || entry.compressedSize > MAX_MANIFEST_BYTES)
+          return reject(new InvalidApkError(`${name} is implausibly large`));
         zip.openReadStream(entry, (error, stream) => {
           if (error) return reject(new InvalidApkError(`${name} cannot be read: ${error.message}`));
           const chunks: Buffer[] = [];
@@ -115,7 +118,8 @@ export function parseBinaryManifest(buf: Buffer): ApkManifest {
           const raw = buf.readInt32LE(a + 8);
           const dataType = buf[a + 15]!;
           const data = buf.readUInt32LE(a + 16);
-          const value = dataType === TYPE_STRING ? strings[data] : dataType === TYPE_INT_DEC || dataType === TYPE_INT_HEX ? data : raw >= 0 ? strings[raw] : undefined;
+          const value =
+            dataType === TYPE_STRING ? strings[data] : dataType === TYPE_INT_DEC || dataType === TYPE_INT_HEX ? data : raw >= 0 ? strings[raw] : undefined;
           if (value === undefined) continue;
           if (element === 'manifest' && ['package', 'versionCode', 'versionName'].includes(name)) found[name] = value;
           if (element === 'application' && name === 'label' && typeof value === 'string') found.label = value;
@@ -125,7 +129,8 @@ export function parseBinaryManifest(buf: Buffer): ApkManifest {
     }
     const packageName = found.package;
     const versionCode = typeof found.versionCode === 'string' ? Number(found.versionCode) : found.versionCode;
-    if (typeof packageName !== 'string' || !/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(packageName)) throw new InvalidApkError('the manifest has no valid package name');
+    if (typeof packageName !== 'string' || !/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(packageName))
+      throw new InvalidApkError('the manifest has no valid package name');
     if (typeof versionCode !== 'number' || !Number.isSafeInteger(versionCode)) throw new InvalidApkError('the manifest has no version code');
     return {
       packageName,

@@ -66,13 +66,24 @@ export async function rotateApiKey(tx: Tx, now: Date, credential: Credential): P
 export async function addAllowedOrigin(tx: Tx, now: Date, caller: Credential, domain: string): Promise<AllowedOrigin> {
   const parsed = parseOrigin(domain);
   if ('problem' in parsed) {
-    throw new ApiError(ERR_FIELD_INVALID, { message: `Invalid field 'domain': ${parsed.problem}`, invalidFields: [{ name: 'domain', value: domain, message: parsed.problem }] });
+    throw new ApiError(ERR_FIELD_INVALID, {
+      message: `Invalid field 'domain': ${parsed.problem}`,
+      invalidFields: [{ name: 'domain', value: domain, message: parsed.problem }],
+    });
   }
   const existing = await tx.listAllowedOrigins(caller.id);
   if (existing.some((o) => o.domain === parsed.origin)) {
-    throw new ApiError(ERR_FIELD_INVALID, { message: `Invalid field 'domain': ${parsed.origin} is already allowed`, invalidFields: [{ name: 'domain', value: domain, message: 'is already allowed' }] });
+    throw new ApiError(ERR_FIELD_INVALID, {
+      message: `Invalid field 'domain': ${parsed.origin} is already allowed`,
+      invalidFields: [{ name: 'domain', value: domain, message: 'is already allowed' }],
+    });
   }
-  const origin: AllowedOrigin = { id: `S2-${randomBytes(6).toString('hex').toUpperCase()}`, credentialId: caller.id, domain: parsed.origin, createdAt: now.toISOString() };
+  const origin: AllowedOrigin = {
+    id: `S2-${randomBytes(6).toString('hex').toUpperCase()}`,
+    credentialId: caller.id,
+    domain: parsed.origin,
+    createdAt: now.toISOString(),
+  };
   await tx.insertAllowedOrigin(origin);
   return origin;
 }
@@ -83,4 +94,3 @@ export async function ownAllowedOrigin(tx: Tx, caller: Credential, id: string): 
   if (!origin || origin.credentialId !== caller.id) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Allowed origin ${id} not found` });
   return origin;
 }
-

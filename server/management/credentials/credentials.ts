@@ -32,15 +32,30 @@ export const listCompanyApiCredentials = operation('listCompanyApiCredentials')(
   const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listCompanyCredentials(tx, credential, companyId, page));
   const b = base(deps, req);
-  return paginated(b, `/companies/${companyId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total);
+  return paginated(
+    b,
+    `/companies/${companyId}/apiCredentials`,
+    page,
+    items.map((v) => toCredentialView(v, b)),
+    total,
+  );
 });
 
 /** GET /merchants/{merchantId}/apiCredentials */
-export const listMerchantApiCredentials = operation('listMerchantApiCredentials')(async ({ path: { merchantId }, query, caller: { credential }, req }, deps) => {
+export const listMerchantApiCredentials = operation('listMerchantApiCredentials')(async (
+  { path: { merchantId }, query, caller: { credential }, req },
+  deps,
+) => {
   const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listMerchantCredentials(tx, credential, merchantId, page));
   const b = base(deps, req);
-  return paginated(b, `/merchants/${merchantId}/apiCredentials`, page, items.map((v) => toCredentialView(v, b)), total);
+  return paginated(
+    b,
+    `/merchants/${merchantId}/apiCredentials`,
+    page,
+    items.map((v) => toCredentialView(v, b)),
+    total,
+  );
 });
 
 /** GET /companies/{companyId}/apiCredentials/{apiCredentialId} */

@@ -4,7 +4,11 @@ import { baseUrlOf } from '../../kernel/http/links.js';
 import type { AllowedOrigin, Credential } from '../../store/types.js';
 
 /** The wire form of an allowed origin. */
-export const toOriginView = (o: AllowedOrigin, base: string) => ({ id: o.id, domain: o.domain, _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } } });
+export const toOriginView = (o: AllowedOrigin, base: string) => ({
+  id: o.id,
+  domain: o.domain,
+  _links: { self: { href: `${base}/me/allowedOrigins/${o.id}` } },
+});
 
 export function credentialLinks(c: Credential, base: string) {
   const self = c.merchantId ? `${base}/merchants/${c.merchantId}/apiCredentials/${c.id}` : `${base}/companies/${c.companyId}/apiCredentials/${c.id}`;

@@ -48,10 +48,18 @@ async function settingOf(tx: Tx, credential: Credential, merchantId: string, id:
   return setting;
 }
 
-export async function listSettings(tx: Tx, credential: Credential, merchantId: string, filter: { storeId?: string; businessLineId?: string }, page: PageRequest) {
+export async function listSettings(
+  tx: Tx,
+  credential: Credential,
+  merchantId: string,
+  filter: { storeId?: string; businessLineId?: string },
+  page: PageRequest,
+) {
   await visibleMerchant(tx, credential, merchantId);
   const all = (await tx.listPaymentMethodSettings(merchantId)).filter(
-    (s) => (filter.storeId === undefined || s.storeIds.includes(filter.storeId)) && (filter.businessLineId === undefined || s.businessLineId === filter.businessLineId),
+    (s) =>
+      (filter.storeId === undefined || s.storeIds.includes(filter.storeId)) &&
+      (filter.businessLineId === undefined || s.businessLineId === filter.businessLineId),
   );
   const start = (page.pageNumber - 1) * page.pageSize;
   return { items: all.slice(start, start + page.pageSize), total: all.length };
@@ -90,7 +98,14 @@ export async function requestPaymentMethod(tx: Tx, now: Date, credential: Creden
 export const getSetting = settingOf;
 
 /** PATCH: given fields change; `store`/`storeId` ties the method to one store, `stores`/`storeIds` to a list. */
-export async function updatePaymentMethod(tx: Tx, now: Date, credential: Credential, merchantId: string, id: string, input: UpdateInput): Promise<PaymentMethodSetting> {
+export async function updatePaymentMethod(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  id: string,
+  input: UpdateInput,
+): Promise<PaymentMethodSetting> {
   const setting = await settingOf(tx, credential, merchantId, id);
   const single = input.store ?? input.storeId;
   const list = input.stores ?? input.storeIds;

@@ -49,12 +49,18 @@ export const getPaymentMethodDetails = operation('getPaymentMethodDetails')(asyn
 
 /** PATCH /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
 export const updatePaymentMethod = operation('updatePaymentMethod')(async ({ body, path, caller: { credential } }, deps) =>
-  toMethodView(await deps.store.transaction((tx) => methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body))),
+  toMethodView(
+    await deps.store.transaction((tx) =>
+      methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body),
+    ),
+  ),
 );
 
 /** POST /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains */
 export const addApplePayDomain = operation('addApplePayDomain')(async ({ body, path, caller: { credential } }, deps) => {
-  await deps.store.transaction((tx) => methods.addApplePayDomains(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body.domains));
+  await deps.store.transaction((tx) =>
+    methods.addApplePayDomains(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body.domains),
+  );
 });
 
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains */
@@ -63,4 +69,3 @@ export const getApplePayDomains = operation('getApplePayDomains')(async ({ path,
 }));
 
 // Split configurations.
-

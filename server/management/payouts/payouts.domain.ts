@@ -63,7 +63,14 @@ export async function addPayoutSetting(
 
 export const getPayoutSetting = settingOf;
 
-export async function updatePayoutSetting(tx: Tx, now: Date, credential: Credential, merchantId: string, id: string, input: { enabled?: boolean }): Promise<PayoutSetting> {
+export async function updatePayoutSetting(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  id: string,
+  input: { enabled?: boolean },
+): Promise<PayoutSetting> {
   const setting = await settingOf(tx, now, credential, merchantId, id);
   if (input.enabled === undefined) return setting;
   const updated: PayoutSetting = { ...setting, enabled: input.enabled, updatedAt: now.toISOString() };

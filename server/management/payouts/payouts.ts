@@ -27,17 +27,27 @@ export const addPayoutSetting = operation('addPayoutSetting')(async ({ body, pat
 
 /** GET /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const getPayoutSetting = operation('getPayoutSetting')(async ({ path, caller: { credential } }, deps) =>
-  toPayoutView(await deps.store.transaction((tx) => payouts.getPayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId))),
+  toPayoutView(
+    await deps.store.transaction((tx) =>
+      payouts.getPayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId),
+    ),
+  ),
 );
 
 /** PATCH /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const updatePayoutSetting = operation('updatePayoutSetting')(async ({ body, path, caller: { credential } }, deps) =>
-  toPayoutView(await deps.store.transaction((tx) => payouts.updatePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId, body))),
+  toPayoutView(
+    await deps.store.transaction((tx) =>
+      payouts.updatePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId, body),
+    ),
+  ),
 );
 
 /** DELETE /merchants/{merchantId}/payoutSettings/{payoutSettingsId} */
 export const deletePayoutSetting = operation('deletePayoutSetting')(async ({ path, caller: { credential } }, deps) => {
-  await deps.store.transaction((tx) => payouts.deletePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId));
+  await deps.store.transaction((tx) =>
+    payouts.deletePayoutSetting(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.payoutSettingsId),
+  );
 });
 
 // Payment method settings.

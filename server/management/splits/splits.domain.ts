@@ -4,12 +4,20 @@ import type { Credential, SplitConfigurationRecord, Tx } from '../../store/types
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 
 type Rule = SplitConfigurationRecord['rules'][number];
-type RuleInput = Record<string, unknown> & { currency: string; fundingSource: string; paymentMethod: string; shopperInteraction: string; cardRegion?: string; splitLogic: Record<string, unknown> };
+type RuleInput = Record<string, unknown> & {
+  currency: string;
+  fundingSource: string;
+  paymentMethod: string;
+  shopperInteraction: string;
+  cardRegion?: string;
+  splitLogic: Record<string, unknown>;
+};
 type Conditions = Pick<RuleInput, 'currency' | 'fundingSource' | 'paymentMethod' | 'shopperInteraction' | 'cardRegion'>;
 
 const id = (prefix: string) => `${prefix}${randomBytes(14).toString('hex').toUpperCase().slice(0, 26)}`;
 const conditionsKey = (r: Conditions) => [r.currency, r.fundingSource, r.paymentMethod, r.shopperInteraction, r.cardRegion ?? 'ANY'].join('|');
-const invalid = (name: string, message: string) => new ApiError(ERR_FIELD_INVALID, { message: `Invalid field '${name}': ${message}`, invalidFields: [{ name, value: '', message }] });
+const invalid = (name: string, message: string) =>
+  new ApiError(ERR_FIELD_INVALID, { message: `Invalid field '${name}': ${message}`, invalidFields: [{ name, value: '', message }] });
 
 function newRule(input: RuleInput): Rule {
   return { ...input, ruleId: id('SCRL'), splitLogic: { ...input.splitLogic, splitLogicId: id('SCLG') } };
@@ -51,7 +59,13 @@ export async function listProfiles(tx: Tx, credential: Credential, merchantId: s
 
 export const getProfile = profileOf;
 
-export async function createProfile(tx: Tx, now: Date, credential: Credential, merchantId: string, input: { description: string; rules: RuleInput[] }): Promise<SplitConfigurationRecord> {
+export async function createProfile(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  input: { description: string; rules: RuleInput[] },
+): Promise<SplitConfigurationRecord> {
   const merchant = await visibleMerchant(tx, credential, merchantId);
   assertDistinct(input.rules);
   const config: SplitConfigurationRecord = {
@@ -82,7 +96,15 @@ export async function createRule(tx: Tx, now: Date, credential: Credential, merc
   return save(tx, now, { ...config, rules: [...config.rules, newRule(input)] });
 }
 
-export async function updateConditions(tx: Tx, now: Date, credential: Credential, merchantId: string, configId: string, ruleId: string, conditions: Conditions) {
+export async function updateConditions(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  configId: string,
+  ruleId: string,
+  conditions: Conditions,
+) {
   const config = await profileOf(tx, credential, merchantId, configId);
   const index = ruleIndex(config, ruleId);
   const rules = config.rules.map((r, i) => (i === index ? { ...r, ...conditions } : r));
@@ -98,7 +120,16 @@ export async function deleteRule(tx: Tx, now: Date, credential: Credential, merc
 }
 
 /** Replaces the split logic of a rule; booking fields not given are cleared. */
-export async function updateLogic(tx: Tx, now: Date, credential: Credential, merchantId: string, configId: string, ruleId: string, logicId: string, logic: Record<string, unknown>) {
+export async function updateLogic(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  configId: string,
+  ruleId: string,
+  logicId: string,
+  logic: Record<string, unknown>,
+) {
   const config = await profileOf(tx, credential, merchantId, configId);
   const index = ruleIndex(config, ruleId);
   if (config.rules[index]!.splitLogic.splitLogicId !== logicId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Split logic ${logicId} not found` });

@@ -16,7 +16,8 @@ function oneOf<const T extends string>(values: readonly T[], field: string, valu
   if (found === undefined) throw new Error(`stored split rule: ${field} ${String(value)} is not one of the spec's values`);
   return found;
 }
-const optionalOneOf = <const T extends string>(values: readonly T[], field: string, value: unknown): T | undefined => (value === undefined ? undefined : oneOf(values, field, value));
+const optionalOneOf = <const T extends string>(values: readonly T[], field: string, value: unknown): T | undefined =>
+  value === undefined ? undefined : oneOf(values, field, value);
 const optionalNumber = (value: unknown) => (typeof value === 'number' ? value : undefined);
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const objectOf = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value)) : {});
@@ -83,7 +84,9 @@ export const getSplitConfiguration = operation('getSplitConfiguration')(async ({
 /** PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
 export const updateSplitConfigurationDescription = operation('updateSplitConfigurationDescription')(async ({ body, path, caller: { credential } }, deps) =>
   toSplitView(
-    await deps.store.transaction((tx) => splits.renameProfile(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body.description)),
+    await deps.store.transaction((tx) =>
+      splits.renameProfile(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body.description),
+    ),
   ),
 );
 
@@ -94,7 +97,11 @@ export const deleteSplitConfiguration = operation('deleteSplitConfiguration')(as
 
 /** POST /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} */
 export const createRule = operation('createRule')(async ({ body, path, caller: { credential } }, deps) =>
-  toSplitView(await deps.store.transaction((tx) => splits.createRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body))),
+  toSplitView(
+    await deps.store.transaction((tx) =>
+      splits.createRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, body),
+    ),
+  ),
 );
 
 /** PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId} */
@@ -109,7 +116,9 @@ export const updateSplitConditions = operation('updateSplitConditions')(async ({
 /** DELETE /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId} */
 export const deleteSplitConfigurationRule = operation('deleteSplitConfigurationRule')(async ({ path, caller: { credential } }, deps) =>
   toSplitView(
-    await deps.store.transaction((tx) => splits.deleteRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId)),
+    await deps.store.transaction((tx) =>
+      splits.deleteRule(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId),
+    ),
   ),
 );
 
@@ -117,7 +126,16 @@ export const deleteSplitConfigurationRule = operation('deleteSplitConfigurationR
 export const updateSplitLogic = operation('updateSplitLogic')(async ({ body, path, caller: { credential } }, deps) =>
   toSplitView(
     await deps.store.transaction((tx) =>
-      splits.updateLogic(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.splitConfigurationId, path.ruleId, path.splitLogicId, body),
+      splits.updateLogic(
+        tx,
+        deps.clock.now(credential.companyId),
+        credential,
+        path.merchantId,
+        path.splitConfigurationId,
+        path.ruleId,
+        path.splitLogicId,
+        body,
+      ),
     ),
   ),
 );

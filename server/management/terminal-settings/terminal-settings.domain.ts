@@ -60,7 +60,8 @@ export async function chainOf(tx: Tx, credential: Credential, ref: LevelRef): Pr
     merchant = await visibleMerchant(tx, credential, merchantId);
   } catch (error) {
     // A store or terminal of another company is as unknown as a made-up one.
-    if (ref.level !== 'merchant' && error instanceof ApiError && error.status === 404) throw notFound(ref.level === 'terminal' ? `Terminal ${ref.terminalId}` : 'Store');
+    if (ref.level !== 'merchant' && error instanceof ApiError && error.status === 404)
+      throw notFound(ref.level === 'terminal' ? `Terminal ${ref.terminalId}` : 'Store');
     throw error;
   }
   const levels: Chain['levels'] = [
@@ -83,7 +84,8 @@ export async function effectiveSettings(tx: Tx, chain: Chain, showSensitive: boo
   return result;
 }
 
-const isEmpty = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) =>
+  v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /**
  * Applies an update at the chain's level: a section that is included replaces this level's
@@ -91,7 +93,9 @@ const isEmpty = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v
  */
 export async function updateSettings(tx: Tx, now: Date, chain: Chain, update: SettingsSections, canSensitive: boolean): Promise<SettingsSections> {
   if (!canSensitive && SENSITIVE_SECTIONS.some((s) => s in update)) {
-    throw new ApiError(ERR_NOT_ALLOWED, { message: 'Not allowed: changing passcodes needs the role Management API - Terminal settings Advanced read and write' });
+    throw new ApiError(ERR_NOT_ALLOWED, {
+      message: 'Not allowed: changing passcodes needs the role Management API - Terminal settings Advanced read and write',
+    });
   }
   const { level, ownerId } = chain.target;
   const own = { ...((await tx.getTerminalSettings(level, ownerId)) ?? {}) };

@@ -11,7 +11,9 @@ const read = (deps: HandlerDeps, credential: Credential, ref: LevelRef) =>
 
 /** PATCH …/terminalSettings at any level. */
 const update = (deps: HandlerDeps, credential: Credential, ref: LevelRef, body: SettingsSections) =>
-  deps.store.transaction(async (tx) => updateSettings(tx, deps.clock.now(credential.companyId), await chainOf(tx, credential, ref), body, advanced(credential.roles)));
+  deps.store.transaction(async (tx) =>
+    updateSettings(tx, deps.clock.now(credential.companyId), await chainOf(tx, credential, ref), body, advanced(credential.roles)),
+  );
 
 export const getCompanyTerminalSettings = operation('getCompanyTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
   read(deps, credential, { level: 'company', companyId: path.companyId }),
@@ -28,8 +30,9 @@ export const updateMerchantTerminalSettings = operation('updateMerchantTerminalS
 export const getStoreTerminalSettingsByReference = operation('getStoreTerminalSettingsByReference')(async ({ path, caller: { credential } }, deps) =>
   read(deps, credential, { level: 'storeByReference', merchantId: path.merchantId, reference: path.reference }),
 );
-export const updateStoreTerminalSettingsByReference = operation('updateStoreTerminalSettingsByReference')(async ({ body, path, caller: { credential } }, deps) =>
-  update(deps, credential, { level: 'storeByReference', merchantId: path.merchantId, reference: path.reference }, body),
+export const updateStoreTerminalSettingsByReference = operation('updateStoreTerminalSettingsByReference')(
+  async ({ body, path, caller: { credential } }, deps) =>
+    update(deps, credential, { level: 'storeByReference', merchantId: path.merchantId, reference: path.reference }, body),
 );
 export const getStoreTerminalSettings = operation('getStoreTerminalSettings')(async ({ path, caller: { credential } }, deps) =>
   read(deps, credential, { level: 'store', storeId: path.storeId }),

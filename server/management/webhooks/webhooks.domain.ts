@@ -43,7 +43,8 @@ function checkUrl(url: string, merchantId: string, policy: OutboundPolicy): void
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const allowed = [...(policy.allowList[merchantId] ?? []), ...(policy.allowList['*'] ?? [])];
   if (!hostAllowed(host, allowed)) throw invalid('url', url, `${host} is not on the merchant account's outbound allow-list`);
-  if (!policy.allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost')) throw invalid('url', url, 'must not be a private, loopback or link-local address');
+  if (!policy.allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost'))
+    throw invalid('url', url, 'must not be a private, loopback or link-local address');
 }
 
 function checkFormat(format: string | undefined): void {
@@ -58,7 +59,15 @@ async function webhookOf(tx: Tx, credential: Credential, merchantId: string, web
 }
 
 /** POST /merchants/{merchantId}/webhooks */
-export async function setUpWebhook(tx: Tx, now: Date, vault: CardVault, credential: Credential, merchantId: string, fields: WebhookFields & { url: string }, policy: OutboundPolicy): Promise<Webhook> {
+export async function setUpWebhook(
+  tx: Tx,
+  now: Date,
+  vault: CardVault,
+  credential: Credential,
+  merchantId: string,
+  fields: WebhookFields & { url: string },
+  policy: OutboundPolicy,
+): Promise<Webhook> {
   const merchant = await visibleMerchant(tx, credential, merchantId);
   checkFormat(fields.communicationFormat);
   checkUrl(fields.url, merchant.id, policy);
@@ -96,7 +105,16 @@ export async function listWebhooks(tx: Tx, credential: Credential, merchantId: s
 export const getWebhook = webhookOf;
 
 /** PATCH: the given fields change, the rest stay. */
-export async function updateWebhook(tx: Tx, now: Date, vault: CardVault, credential: Credential, merchantId: string, webhookId: string, fields: WebhookFields, policy: OutboundPolicy): Promise<Webhook> {
+export async function updateWebhook(
+  tx: Tx,
+  now: Date,
+  vault: CardVault,
+  credential: Credential,
+  merchantId: string,
+  webhookId: string,
+  fields: WebhookFields,
+  policy: OutboundPolicy,
+): Promise<Webhook> {
   const webhook = await webhookOf(tx, credential, merchantId, webhookId);
   checkFormat(fields.communicationFormat);
   if (fields.url !== undefined) checkUrl(fields.url, merchantId, policy);
@@ -155,11 +173,25 @@ export async function listWebhookEvents(tx: Tx, credential: Credential, merchant
 }
 
 /** Queues an event again, at the end of the webhook's queue, with a fresh retry budget. */
-export async function resendWebhookEvent(tx: Tx, now: Date, credential: Credential, merchantId: string, webhookId: string, eventId: number): Promise<DeliveryView> {
+export async function resendWebhookEvent(
+  tx: Tx,
+  now: Date,
+  credential: Credential,
+  merchantId: string,
+  webhookId: string,
+  eventId: number,
+): Promise<DeliveryView> {
   await webhookOf(tx, credential, merchantId, webhookId);
   const delivery = await tx.getDelivery(webhookId, eventId);
   if (!delivery) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Event ${eventId} was not queued for webhook ${webhookId}` });
-  const again: Delivery = { ...delivery, status: 'pending', attempts: 0, queueSeq: await tx.nextQueueSeq(), nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() };
+  const again: Delivery = {
+    ...delivery,
+    status: 'pending',
+    attempts: 0,
+    queueSeq: await tx.nextQueueSeq(),
+    nextAttemptAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
   await tx.updateDelivery(again);
   return (await viewOf(tx, again))!;
 }

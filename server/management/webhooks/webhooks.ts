@@ -63,12 +63,23 @@ export const listAllWebhooks = operation('listAllWebhooks')(async ({ path: { mer
   const page = pageOf(query);
   const { items, total } = await deps.store.read((tx) => domain.listWebhooks(tx, credential, merchantId, page));
   const b = base(deps, req);
-  return { ...paginated(b, `/merchants/${merchantId}/webhooks`, page, items.map((w) => toWebhookView(w, b)), total), accountReference: merchantId };
+  return {
+    ...paginated(
+      b,
+      `/merchants/${merchantId}/webhooks`,
+      page,
+      items.map((w) => toWebhookView(w, b)),
+      total,
+    ),
+    accountReference: merchantId,
+  };
 });
 
 /** POST /merchants/{merchantId}/webhooks */
 export const setUpWebhook = operation('setUpWebhook')(async ({ body, path, caller: { credential }, req }, deps) => {
-  const webhook = await deps.store.transaction((tx) => domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, body, policy(deps)));
+  const webhook = await deps.store.transaction((tx) =>
+    domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, body, policy(deps)),
+  );
   return toWebhookView(webhook, base(deps, req));
 });
 
@@ -93,7 +104,9 @@ export const removeWebhook = operation('removeWebhook')(async ({ path, caller: {
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/generateHmac */
 export const generateHmacKey = operation('generateHmacKey')(async ({ path, caller: { credential } }, deps) => {
-  const hmacKey = await deps.store.transaction((tx) => domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId));
+  const hmacKey = await deps.store.transaction((tx) =>
+    domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId),
+  );
   return { hmacKey };
 });
 
@@ -144,6 +157,8 @@ export const listWebhookEvents = operation('listWebhookEvents')(async ({ path, c
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend */
 export const resendWebhookEvent = operation('resendWebhookEvent')(async ({ path, caller: { credential } }, deps) => {
-  const view = await deps.store.transaction((tx) => domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.webhookId, path.eventId));
+  const view = await deps.store.transaction((tx) =>
+    domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.webhookId, path.eventId),
+  );
   return toDeliveryView(view);
 });

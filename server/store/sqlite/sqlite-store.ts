@@ -293,7 +293,12 @@ const toCertificate = (r: Row): AndroidCertificate => ({
   notAfter: str(r.not_after),
   createdAt: str(r.created_at),
 });
-const toStoreLocation = (r: Row): StoreLocation => ({ id: str(r.id), merchantId: str(r.merchant_id), reference: str(r.reference), description: str(r.description) });
+const toStoreLocation = (r: Row): StoreLocation => ({
+  id: str(r.id),
+  merchantId: str(r.merchant_id),
+  reference: str(r.reference),
+  description: str(r.description),
+});
 
 const settingParams = (m: PaymentMethodSetting) => ({
   ...m,
@@ -382,7 +387,9 @@ const PAYMENT_COLUMNS = Object.keys(paymentParams({} as Payment));
 function migrate(db: Database.Database, dir: string): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => num(r.version)));
-  const files = readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort();
   for (const file of files) {
     const version = Number.parseInt(file, 10);
     if (applied.has(version)) continue;
@@ -435,7 +442,14 @@ export class SqliteStore implements Store {
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.tx = this.createTx(this.db);
     const q = (sql: string) => this.db.prepare(sql);
-    this.control = { begin: q('BEGIN IMMEDIATE'), commit: q('COMMIT'), rollback: q('ROLLBACK'), savepoint: q('SAVEPOINT job'), release: q('RELEASE job'), rollbackTo: q('ROLLBACK TO job') };
+    this.control = {
+      begin: q('BEGIN IMMEDIATE'),
+      commit: q('COMMIT'),
+      rollback: q('ROLLBACK'),
+      savepoint: q('SAVEPOINT job'),
+      release: q('RELEASE job'),
+      rollbackTo: q('ROLLBACK TO job'),
+    };
     if (options.path !== ':memory:') {
       this.readDb = new Database(options.path, { readonly: true });
       this.readDb.pragma('busy_timeout = 5000');
@@ -537,12 +551,16 @@ export class SqliteStore implements Store {
       findPaymentByReference: q('SELECT * FROM payments WHERE merchant_account = ? AND reference = ? ORDER BY rowid DESC LIMIT 1'),
       listPaymentsOfOrder: q('SELECT * FROM payments WHERE order_psp_reference = ? ORDER BY rowid'),
       findPaymentByPaymentData: q('SELECT * FROM payments WHERE payment_data = ?'),
-      updatePayment: q(`UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'psp_reference').map((c) => `${c} = @${c}`).join(', ')}
+      updatePayment: q(`UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'psp_reference')
+        .map((c) => `${c} = @${c}`)
+        .join(', ')}
         WHERE psp_reference = @psp_reference`),
-      insertModification: q(`INSERT INTO modifications (psp_reference, payment_psp_reference, merchant_account, kind, currency, value, reference, status, action, created_at)
+      insertModification:
+        q(`INSERT INTO modifications (psp_reference, payment_psp_reference, merchant_account, kind, currency, value, reference, status, action, created_at)
         VALUES (@pspReference, @paymentPspReference, @merchantAccount, @kind, @currency, @value, @reference, @status, @action, @createdAt)`),
       listModifications: q('SELECT * FROM modifications WHERE payment_psp_reference = ? ORDER BY created_at, rowid'),
-      insertOrder: q(`INSERT INTO orders (psp_reference, company_id, merchant_account, reference, currency, value, remaining_value, order_data, expires_at, status, created_at)
+      insertOrder:
+        q(`INSERT INTO orders (psp_reference, company_id, merchant_account, reference, currency, value, remaining_value, order_data, expires_at, status, created_at)
         VALUES (@pspReference, @companyId, @merchantAccount, @reference, @currency, @value, @remainingValue, @orderData, @expiresAt, @status, @createdAt)`),
       getOrder: q('SELECT * FROM orders WHERE psp_reference = ?'),
       updateOrder: q('UPDATE orders SET remaining_value = @remainingValue, status = @status, expires_at = @expiresAt WHERE psp_reference = @pspReference'),
@@ -555,7 +573,9 @@ export class SqliteStore implements Store {
       insertLink: q(`INSERT INTO payment_links (id, company_id, merchant_account, reference, fields, status, reusable, expires_at, created_at, updated_at)
         VALUES (@id, @companyId, @merchantAccount, @reference, @fields, @status, @reusable, @expiresAt, @createdAt, @updatedAt)`),
       getLink: q('SELECT * FROM payment_links WHERE id = ?'),
-      updateLink: q('UPDATE payment_links SET fields = @fields, status = @status, reusable = @reusable, expires_at = @expiresAt, updated_at = @updatedAt WHERE id = @id'),
+      updateLink: q(
+        'UPDATE payment_links SET fields = @fields, status = @status, reusable = @reusable, expires_at = @expiresAt, updated_at = @updatedAt WHERE id = @id',
+      ),
       insertSession: q(`INSERT INTO checkout_sessions (id, company_id, merchant_account, reference, fields, session_data, expires_at, created_at)
         VALUES (@id, @companyId, @merchantAccount, @reference, @fields, @sessionData, @expiresAt, @createdAt)`),
       getSession: q('SELECT * FROM checkout_sessions WHERE id = ?'),
@@ -566,16 +586,19 @@ export class SqliteStore implements Store {
         @verificationStatus, @createdAt, @updatedAt)`),
       getSetting2: q('SELECT * FROM payment_method_settings WHERE id = ?'),
       listSettings: q('SELECT * FROM payment_method_settings WHERE merchant_id = ? ORDER BY created_at, rowid'),
-      updateSetting: q(`UPDATE payment_method_settings SET enabled = @enabled, countries = @countries, currencies = @currencies, custom_routing_flags = @customRoutingFlags,
+      updateSetting:
+        q(`UPDATE payment_method_settings SET enabled = @enabled, countries = @countries, currencies = @currencies, custom_routing_flags = @customRoutingFlags,
         store_ids = @storeIds, channels = @channels, shopper_interaction = @shopperInteraction, reference = @reference, min_amount = @minAmount, max_amount = @maxAmount,
         details = @details, business_line_id = @businessLineId, verification_status = @verificationStatus, updated_at = @updatedAt WHERE id = @id`),
-      insertApp: q(`INSERT INTO android_apps (id, company_id, status, package_name, version_code, version_name, label, description, error_code, file_path, file_size,
+      insertApp:
+        q(`INSERT INTO android_apps (id, company_id, status, package_name, version_code, version_name, label, description, error_code, file_path, file_size,
         created_at, updated_at) VALUES (@id, @companyId, @status, @packageName, @versionCode, @versionName, @label, @description, @errorCode, @filePath, @fileSize,
         @createdAt, @updatedAt)`),
       getApp: q('SELECT * FROM android_apps WHERE id = ?'),
       listApps: q(`SELECT * FROM android_apps WHERE company_id = @companyId AND (@packageName IS NULL OR package_name = @packageName)
         AND (@versionCode IS NULL OR version_code = @versionCode) ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`),
-      updateApp: q(`UPDATE android_apps SET status = @status, package_name = @packageName, version_code = @versionCode, version_name = @versionName, label = @label,
+      updateApp:
+        q(`UPDATE android_apps SET status = @status, package_name = @packageName, version_code = @versionCode, version_name = @versionName, label = @label,
         error_code = @errorCode, updated_at = @updatedAt WHERE id = @id`),
       processingApps: q("SELECT * FROM android_apps WHERE status = 'processing' ORDER BY created_at"),
       insertCertificate: q(`INSERT INTO android_certificates (id, company_id, name, extension, description, status, not_before, not_after, created_at)
@@ -590,7 +613,8 @@ export class SqliteStore implements Store {
       getTerminalSettings: q('SELECT sections FROM terminal_settings WHERE level = ? AND owner_id = ?'),
       putTerminalSettings: q(`INSERT INTO terminal_settings (level, owner_id, sections, updated_at) VALUES (?, ?, ?, ?)
         ON CONFLICT(level, owner_id) DO UPDATE SET sections = excluded.sections, updated_at = excluded.updated_at`),
-      insertPayout: q(`INSERT INTO payout_settings (id, merchant_id, transfer_instrument_id, enabled, enabled_from_date, priority, verification_status, created_at, updated_at)
+      insertPayout:
+        q(`INSERT INTO payout_settings (id, merchant_id, transfer_instrument_id, enabled, enabled_from_date, priority, verification_status, created_at, updated_at)
         VALUES (@id, @merchantId, @transferInstrumentId, @enabled, @enabledFromDate, @priority, @verificationStatus, @createdAt, @updatedAt)`),
       getPayout: q('SELECT * FROM payout_settings WHERE id = ?'),
       listPayouts: q('SELECT * FROM payout_settings WHERE merchant_id = ? ORDER BY created_at, rowid'),
@@ -602,7 +626,8 @@ export class SqliteStore implements Store {
       listSplits: q('SELECT * FROM split_configurations WHERE merchant_id = ? ORDER BY created_at, rowid'),
       updateSplit: q('UPDATE split_configurations SET description = @description, rules = @rules, updated_at = @updatedAt WHERE id = @id'),
       deleteSplit: q('DELETE FROM split_configurations WHERE id = ?'),
-      insertEvent: q(`INSERT INTO events (company_id, merchant_account, event_code, psp_reference, original_reference, merchant_reference, currency, value, success,
+      insertEvent:
+        q(`INSERT INTO events (company_id, merchant_account, event_code, psp_reference, original_reference, merchant_reference, currency, value, success,
         reason, payment_method, additional_data, event_date, created_at) VALUES (@companyId, @merchantAccount, @eventCode, @pspReference, @originalReference,
         @merchantReference, @currency, @value, @success, @reason, @paymentMethod, @additionalData, @eventDate, @createdAt)`),
       listEvents: q('SELECT * FROM events WHERE merchant_account = ? AND id > ? ORDER BY id LIMIT ?'),
@@ -616,7 +641,8 @@ export class SqliteStore implements Store {
       countWebhooks: q('SELECT COUNT(*) AS n FROM webhooks WHERE merchant_id = ?'),
       listWebhooks: q('SELECT * FROM webhooks WHERE merchant_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?'),
       activeWebhooks: q('SELECT * FROM webhooks WHERE merchant_id = ? AND active = 1 ORDER BY id'),
-      updateWebhook: q(`UPDATE webhooks SET url = @url, active = @active, communication_format = @communicationFormat, description = @description, username = @username,
+      updateWebhook:
+        q(`UPDATE webhooks SET url = @url, active = @active, communication_format = @communicationFormat, description = @description, username = @username,
         encrypted_password = @encryptedPassword, encrypted_hmac_key = @encryptedHmacKey, accepts_expired_certificate = @acceptsExpiredCertificate,
         accepts_self_signed_certificate = @acceptsSelfSignedCertificate, accepts_untrusted_root_certificate = @acceptsUntrustedRootCertificate,
         populate_soap_action_header = @populateSoapActionHeader, network_type = @networkType, encryption_protocol = @encryptionProtocol, has_error = @hasError,
@@ -683,24 +709,43 @@ export class SqliteStore implements Store {
       getCredential: async (id) => one(s.getCredential.get(id), toCredential),
       insertApiKey: async (k: ApiKeyRecord) => void s.insertApiKey.run(k),
       listApiKeys: async (credentialId) =>
-        (s.listApiKeys.all(credentialId) as Row[]).map((r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
+        (s.listApiKeys.all(credentialId) as Row[]).map((r) => ({
+          keyHash: str(r.key_hash),
+          credentialId: str(r.credential_id),
+          createdAt: str(r.created_at),
+          expiresAt: strOrNull(r.expires_at),
+        })),
       updateApiKey: async (k) => void s.updateApiKey.run(k),
       rekeyApiKey: async (oldHash, newHash) => void s.rekeyApiKey.run(newHash, oldHash),
       hashApiKey: (apiKey) => this.hashApiKey(apiKey),
       listCredentials: async (companyId, merchantId, offset, limit) =>
         merchantId === null
-          ? { items: (s.listCompanyCredentials.all(companyId, limit, offset) as Row[]).map(toCredential), total: num((s.countCompanyCredentials.get(companyId) as Row).n) }
+          ? {
+              items: (s.listCompanyCredentials.all(companyId, limit, offset) as Row[]).map(toCredential),
+              total: num((s.countCompanyCredentials.get(companyId) as Row).n),
+            }
           : {
               items: (s.listMerchantCredentials.all(companyId, merchantId, limit, offset) as Row[]).map(toCredential),
               total: num((s.countMerchantCredentials.get(companyId, merchantId) as Row).n),
             },
       insertAllowedOrigin: async (o) => void s.insertOrigin.run(o),
       listAllowedOrigins: async (credentialId) =>
-        (s.listOrigins.all(credentialId) as Row[]).map((r) => ({ id: str(r.id), credentialId: str(r.credential_id), domain: str(r.domain), createdAt: str(r.created_at) })),
-      getAllowedOrigin: async (id) => one(s.getOrigin.get(id), (r) => ({ id: str(r.id), credentialId: str(r.credential_id), domain: str(r.domain), createdAt: str(r.created_at) })),
+        (s.listOrigins.all(credentialId) as Row[]).map((r) => ({
+          id: str(r.id),
+          credentialId: str(r.credential_id),
+          domain: str(r.domain),
+          createdAt: str(r.created_at),
+        })),
+      getAllowedOrigin: async (id) =>
+        one(s.getOrigin.get(id), (r) => ({ id: str(r.id), credentialId: str(r.credential_id), domain: str(r.domain), createdAt: str(r.created_at) })),
       deleteAllowedOrigin: async (id) => void s.deleteOrigin.run(id),
       getApiKey: async (hash) =>
-        one(s.getApiKey.get(hash), (r) => ({ keyHash: str(r.key_hash), credentialId: str(r.credential_id), createdAt: str(r.created_at), expiresAt: strOrNull(r.expires_at) })),
+        one(s.getApiKey.get(hash), (r) => ({
+          keyHash: str(r.key_hash),
+          credentialId: str(r.credential_id),
+          createdAt: str(r.created_at),
+          expiresAt: strOrNull(r.expires_at),
+        })),
       insertPayment: async (p) => void s.insertPayment.run(paymentParams(p)),
       getPaymentForUpdate: async (psp) => one(s.getPayment.get(psp), toPayment),
       getPayment: async (psp) => one(s.getPayment.get(psp), toPayment),
@@ -754,7 +799,8 @@ export class SqliteStore implements Store {
       getStoreByReference: async (merchantId, reference) => one(s.getStoreByReference.get(merchantId, reference), toStoreLocation),
       insertTerminal: async (t) => void s.insertTerminal.run(t),
       getTerminal: async (id) => one(s.getTerminal.get(id), (r): Terminal => ({ id: str(r.id), storeId: str(r.store_id), model: str(r.model) })),
-      getTerminalSettings: async (level, ownerId) => one(s.getTerminalSettings.get(level, ownerId), (r) => json<Record<string, Record<string, unknown>>>(r.sections)),
+      getTerminalSettings: async (level, ownerId) =>
+        one(s.getTerminalSettings.get(level, ownerId), (r) => json<Record<string, Record<string, unknown>>>(r.sections)),
       putTerminalSettings: async (level, ownerId, sections, updatedAt) => void s.putTerminalSettings.run(level, ownerId, JSON.stringify(sections), updatedAt),
       insertPayoutSetting: async (p) => void s.insertPayout.run({ ...p, enabled: p.enabled ? 1 : 0 }),
       getPayoutSetting: async (id) => one(s.getPayout.get(id), toPayout),
@@ -766,8 +812,7 @@ export class SqliteStore implements Store {
       listSplitConfigurations: async (merchantId) => (s.listSplits.all(merchantId) as Row[]).map(toSplit),
       updateSplitConfiguration: async (c) => void s.updateSplit.run({ ...c, rules: JSON.stringify(c.rules) }),
       deleteSplitConfiguration: async (id) => void s.deleteSplit.run(id),
-      insertEvent: async (e) =>
-        num(s.insertEvent.run({ ...e, success: e.success ? 1 : 0, additionalData: JSON.stringify(e.additionalData) }).lastInsertRowid),
+      insertEvent: async (e) => num(s.insertEvent.run({ ...e, success: e.success ? 1 : 0, additionalData: JSON.stringify(e.additionalData) }).lastInsertRowid),
       listEvents: async (merchant, afterId, limit) => (s.listEvents.all(merchant, afterId, limit) as Row[]).map(toEvent),
       getEvent: async (id) => one(s.getEvent.get(id), toEvent),
       insertWebhook: async (w) => void s.insertWebhook.run(webhookParams(w)),

@@ -15,11 +15,22 @@ describe('POST /cancels', () => {
     const reference = uniqueReference();
     const older = await authorisedPayment(server, { reference });
     const latest = await authorisedPayment(server, { reference });
-    const { data, response } = await server.checkout.POST('/cancels', { body: { merchantAccount: 'DemoMerchantECOM', paymentReference: reference, reference: 'tc-1' } });
+    const { data, response } = await server.checkout.POST('/cancels', {
+      body: { merchantAccount: 'DemoMerchantECOM', paymentReference: reference, reference: 'tc-1' },
+    });
     expect(response.status).toBe(201);
-    expect(data).toEqual({ merchantAccount: 'DemoMerchantECOM', paymentReference: reference, pspReference: expect.any(String), reference: 'tc-1', status: 'received' });
+    expect(data).toEqual({
+      merchantAccount: 'DemoMerchantECOM',
+      paymentReference: reference,
+      pspReference: expect.any(String),
+      reference: 'tc-1',
+      status: 'received',
+    });
     const capture = (psp: string) =>
-      server.checkout.POST('/payments/{paymentPspReference}/captures', { params: { path: { paymentPspReference: psp } }, body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+      server.checkout.POST('/payments/{paymentPspReference}/captures', {
+        params: { path: { paymentPspReference: psp } },
+        body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
+      });
     expect((await capture(latest)).error?.errorCode).toBe('22_001');
     expect((await capture(older)).response.status).toBe(201);
   });

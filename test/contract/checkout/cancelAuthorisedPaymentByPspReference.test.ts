@@ -10,15 +10,25 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
-const cancel = (psp: string) => server.checkout.POST('/payments/{paymentPspReference}/cancels', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', reference: 'cancel-1' } });
+const cancel = (psp: string) =>
+  server.checkout.POST('/payments/{paymentPspReference}/cancels', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', reference: 'cancel-1' } });
 
 describe('POST /payments/{paymentPspReference}/cancels', () => {
   test('When an authorised payment is cancelled, then the answer is 201 received and it can no longer be captured', async () => {
     const psp = await authorisedPayment(server);
     const { data, response } = await cancel(psp);
     expect(response.status).toBe(201);
-    expect(data).toEqual({ merchantAccount: 'DemoMerchantECOM', paymentPspReference: psp, pspReference: expect.any(String), reference: 'cancel-1', status: 'received' });
-    const captured = await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
+    expect(data).toEqual({
+      merchantAccount: 'DemoMerchantECOM',
+      paymentPspReference: psp,
+      pspReference: expect.any(String),
+      reference: 'cancel-1',
+      status: 'received',
+    });
+    const captured = await server.checkout.POST('/payments/{paymentPspReference}/captures', {
+      ...path(psp),
+      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
+    });
     expect(captured.error?.errorCode).toBe('22_001');
   });
 

@@ -94,13 +94,18 @@ describe('POST /payments/{paymentPspReference}/captures', () => {
 
   test('When the payment was cancelled, then a capture gets 422 with code 22_001', async () => {
     const psp = await authorisedPayment(server);
-    await server.checkout.POST('/payments/{paymentPspReference}/cancels', { params: { path: { paymentPspReference: psp } }, body: { merchantAccount: 'DemoMerchantECOM' } });
+    await server.checkout.POST('/payments/{paymentPspReference}/cancels', {
+      params: { path: { paymentPspReference: psp } },
+      body: { merchantAccount: 'DemoMerchantECOM' },
+    });
     const { error } = await capture(psp, 1000);
     expect(error?.errorCode).toBe(ERR_NOT_CAPTURABLE.code);
   });
 
   test('When the payment was refused, then a capture gets 422 with code 22_001', async () => {
-    const { data } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('4111111111111111', { holderName: 'DECLINED' }) }) });
+    const { data } = await server.checkout.POST('/payments', {
+      body: buildPaymentRequest({ paymentMethod: rawCard('4111111111111111', { holderName: 'DECLINED' }) }),
+    });
     const { error } = await capture(data!.pspReference!, 1000);
     expect(error?.errorCode).toBe(ERR_NOT_CAPTURABLE.code);
   });

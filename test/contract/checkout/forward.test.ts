@@ -44,9 +44,16 @@ afterEach(() => {
 respond = (_req, res) => res.writeHead(201, { 'content-type': 'application/json', 'x-vault': 'yes' }).end('{"id":"vault-1"}');
 
 const token = async (shopperReference = 'fw-shopper') =>
-  (await server.checkout.POST('/storedPaymentMethods', {
-    body: { merchantAccount: 'DemoMerchantECOM', shopperReference, recurringProcessingModel: 'CardOnFile', paymentMethod: rawCard('5555555555554444', { holderName: 'Jane Doe', expiryMonth: '3' }) },
-  })).data!.id!;
+  (
+    await server.checkout.POST('/storedPaymentMethods', {
+      body: {
+        merchantAccount: 'DemoMerchantECOM',
+        shopperReference,
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: rawCard('5555555555554444', { holderName: 'Jane Doe', expiryMonth: '3' }),
+      },
+    })
+  ).data!.id!;
 
 const forward = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   server.checkout.POST('/forward', {
@@ -85,7 +92,9 @@ describe('POST /forward', () => {
   test('When a card is given with tokenize, then it is forwarded and stored for the shopper', async () => {
     const { data } = await forward({ paymentMethod: rawCard('4111111111111111'), options: { tokenize: true } });
     expect(received[0]?.body).toContain('4111111111111111');
-    const list = await server.checkout.GET('/storedPaymentMethods', { params: { query: { shopperReference: 'fw-shopper', merchantAccount: 'DemoMerchantECOM' } } });
+    const list = await server.checkout.GET('/storedPaymentMethods', {
+      params: { query: { shopperReference: 'fw-shopper', merchantAccount: 'DemoMerchantECOM' } },
+    });
     expect(list.data?.storedPaymentMethods?.map((t) => t.id)).toContain(data?.storedPaymentMethodId);
   });
 
@@ -138,7 +147,10 @@ describe('POST /forward', () => {
 describe('POST /forward without the test exemption for private networks', () => {
   let guarded: TestServer;
   beforeAll(async () => {
-    guarded = await startServer({ forwardAllowPrivateNetworks: false, forwardAllowList: { '*': ['127.0.0.1', 'localhost', '169.254.169.254', '10.0.0.1', '::1'] } });
+    guarded = await startServer({
+      forwardAllowPrivateNetworks: false,
+      forwardAllowList: { '*': ['127.0.0.1', 'localhost', '169.254.169.254', '10.0.0.1', '::1'] },
+    });
   });
   afterAll(() => guarded.stop());
 
@@ -148,13 +160,24 @@ describe('POST /forward without the test exemption for private networks', () => 
       const stored = await fetch(`${guarded.checkoutUrl}/storedPaymentMethods`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY },
-        body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM', shopperReference: 'fw-shopper', recurringProcessingModel: 'CardOnFile', paymentMethod: rawCard('4111111111111111') }),
+        body: JSON.stringify({
+          merchantAccount: 'DemoMerchantECOM',
+          shopperReference: 'fw-shopper',
+          recurringProcessingModel: 'CardOnFile',
+          paymentMethod: rawCard('4111111111111111'),
+        }),
       });
       const { id } = (await stored.json()) as { id: string };
       const response = await fetch(`${guarded.checkoutUrl}/forward`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY },
-        body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM', shopperReference: 'fw-shopper', storedPaymentMethodId: id, baseUrl, request: { httpMethod: 'post', body: '{}' } }),
+        body: JSON.stringify({
+          merchantAccount: 'DemoMerchantECOM',
+          shopperReference: 'fw-shopper',
+          storedPaymentMethodId: id,
+          baseUrl,
+          request: { httpMethod: 'post', body: '{}' },
+        }),
       });
       expect(response.status).toBe(422);
       expect(((await response.json()) as { errorCode: string }).errorCode).toBe(ERR_FORWARD_DESTINATION.code);

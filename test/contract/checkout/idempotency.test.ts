@@ -28,7 +28,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
     expect(second.status).toBe(first.status);
     expect(second.headers.get('idempotency-key')).toBe('pay-once-1');
     expect(first.headers.get('idempotency-key')).toBe('pay-once-1');
-    const [a, b] = [(await first.json()), (await second.json())];
+    const [a, b] = [await first.json(), await second.json()];
     expect(b).toEqual(a);
   });
 
@@ -94,13 +94,33 @@ describe('Idempotency-Key on checkout POSTs', () => {
       const createdAt = new Date().toISOString();
       await tx.insertCompany({ id: 'OtherCompany', name: 'OtherCompany', createdAt });
       await tx.insertMerchant({
-        id: 'OtherMerchant', companyId: 'OtherCompany', name: 'Other', description: 'Other', reference: 'Other', status: 'Active', captureDelay: 'manual',
-        multiplePartialCaptures: false, defaultShopperInteraction: 'Ecommerce', primarySettlementCurrency: 'EUR', shopWebAddress: 'https://other.example.com',
-        merchantCity: 'Utrecht', pricingPlan: 'Standard', createdAt,
+        id: 'OtherMerchant',
+        companyId: 'OtherCompany',
+        name: 'Other',
+        description: 'Other',
+        reference: 'Other',
+        status: 'Active',
+        captureDelay: 'manual',
+        multiplePartialCaptures: false,
+        defaultShopperInteraction: 'Ecommerce',
+        primarySettlementCurrency: 'EUR',
+        shopWebAddress: 'https://other.example.com',
+        merchantCity: 'Utrecht',
+        pricingPlan: 'Standard',
+        createdAt,
       });
       await tx.insertCredential({
-        id: 'S2-OTHERCOMPANY1', companyId: 'OtherCompany', merchantId: null, username: 'ws@Company.OtherCompany', description: 'other', active: true,
-        roles: [...CHECKOUT_ROLES], allowedIpAddresses: [], associatedMerchantAccounts: [], clientKey: 'test_OTHER', createdAt,
+        id: 'S2-OTHERCOMPANY1',
+        companyId: 'OtherCompany',
+        merchantId: null,
+        username: 'ws@Company.OtherCompany',
+        description: 'other',
+        active: true,
+        roles: [...CHECKOUT_ROLES],
+        allowedIpAddresses: [],
+        associatedMerchantAccounts: [],
+        clientKey: 'test_OTHER',
+        createdAt,
       });
       await tx.insertApiKey({ keyHash: tx.hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
     });

@@ -11,12 +11,16 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function openOrder(value = 2500, expiresAt?: string) {
-  const { data, response } = await server.checkout.POST('/orders', { body: { merchantAccount: 'DemoMerchantECOM', reference: 'order-x', amount: eur(value), ...(expiresAt && { expiresAt }) } });
+  const { data, response } = await server.checkout.POST('/orders', {
+    body: { merchantAccount: 'DemoMerchantECOM', reference: 'order-x', amount: eur(value), ...(expiresAt && { expiresAt }) },
+  });
   expect(response.status).toBe(200);
   return data!;
 }
 const payTowards = (order: { pspReference?: string; orderData: string }, value: number) =>
-  server.checkout.POST('/payments', { body: buildPaymentRequest({ amount: eur(value), order: { pspReference: order.pspReference!, orderData: order.orderData } }) });
+  server.checkout.POST('/payments', {
+    body: buildPaymentRequest({ amount: eur(value), order: { pspReference: order.pspReference!, orderData: order.orderData } }),
+  });
 
 describe('POST /orders', () => {
   test('When an order is created, then it expires one day later and nothing of it is paid yet', async () => {
@@ -45,7 +49,11 @@ describe('POST /orders', () => {
   test('When a refused payment is made towards the order, then the remaining amount does not change', async () => {
     const order = await openOrder(1000);
     const { data } = await server.checkout.POST('/payments', {
-      body: buildPaymentRequest({ amount: eur(500), order: { pspReference: order.pspReference!, orderData: order.orderData }, paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', holderName: 'DECLINED' } }),
+      body: buildPaymentRequest({
+        amount: eur(500),
+        order: { pspReference: order.pspReference!, orderData: order.orderData },
+        paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', holderName: 'DECLINED' },
+      }),
     });
     expect(data).toMatchObject({ resultCode: 'Refused', order: { remainingAmount: eur(1000) } });
   });
@@ -66,7 +74,9 @@ describe('POST /orders/cancel', () => {
   test('When an order with a partial payment is cancelled, then the order takes no more payments and its payment is cancelled', async () => {
     const order = await openOrder();
     const paid = await payTowards(order, 1000);
-    const { data, response } = await server.checkout.POST('/orders/cancel', { body: { merchantAccount: 'DemoMerchantECOM', order: { pspReference: order.pspReference!, orderData: order.orderData } } });
+    const { data, response } = await server.checkout.POST('/orders/cancel', {
+      body: { merchantAccount: 'DemoMerchantECOM', order: { pspReference: order.pspReference!, orderData: order.orderData } },
+    });
     expect(response.status).toBe(200);
     expect(data).toEqual({ pspReference: expect.any(String), resultCode: 'Received' });
     expect((await payTowards(order, 100)).error?.errorCode).toBe(ERR_ORDER_CLOSED.code);

@@ -31,7 +31,15 @@ describe('POST /paymentLinks', () => {
     const before = server.clock.now().getTime();
     const { data, response } = await create({ description: 'Invoice 1', countryCode: 'NL', shopperLocale: 'nl-NL' });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ status: 'active', reusable: false, merchantAccount: 'DemoMerchantECOM', reference: 'invoice-1', amount: eur(4200), description: 'Invoice 1', countryCode: 'NL' });
+    expect(data).toMatchObject({
+      status: 'active',
+      reusable: false,
+      merchantAccount: 'DemoMerchantECOM',
+      reference: 'invoice-1',
+      amount: eur(4200),
+      description: 'Invoice 1',
+      countryCode: 'NL',
+    });
     expect(data?.url).toBe(`${server.baseUrl}/payByLink/${data?.id}`);
     expect(Date.parse(data!.expiresAt) - before).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
     expect(Date.parse(data!.expiresAt) - before).toBeLessThanOrEqual(24 * 3600_000 + 5000);
@@ -121,7 +129,7 @@ describe('GET /paymentLinks/{linkId} and PATCH /paymentLinks/{linkId}', () => {
     expect(await page.text()).toContain(ERR_LINK_EXPIRED.code);
   });
 
-  test('When the link\'s time passes on the sandbox clock, then it reads as expired', async () => {
+  test("When the link's time passes on the sandbox clock, then it reads as expired", async () => {
     const link = (await create({ expiresAt: new Date(server.clock.now().getTime() + 120_000).toISOString() })).data!;
     expect((await get(link.id)).data?.status).toBe('active');
     await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 121 } });

@@ -47,15 +47,33 @@ describe('POST /paymentMethods', () => {
 
   test('When card funding sources are split, then cards come as a credit and a debit entry', async () => {
     const { data } = await methods({ amount: eur(1000), splitCardFundingSources: true, allowedPaymentMethods: ['scheme'] });
-    expect(data?.paymentMethods?.map((m) => [m.name, m.fundingSource])).toEqual([['Credit Card', 'credit'], ['Debit Card', 'debit']]);
+    expect(data?.paymentMethods?.map((m) => [m.name, m.fundingSource])).toEqual([
+      ['Credit Card', 'credit'],
+      ['Debit Card', 'debit'],
+    ]);
   });
 
   test('When a shopper with a stored card asks, then the card is listed with its last four digits only', async () => {
     await server.checkout.POST('/storedPaymentMethods', {
-      body: { merchantAccount: 'DemoMerchantECOM', shopperReference: 'pm-shopper', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme', number: '5555555555554444', expiryMonth: '03', expiryYear: '2030', holderName: 'Jane Doe' } },
+      body: {
+        merchantAccount: 'DemoMerchantECOM',
+        shopperReference: 'pm-shopper',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: { type: 'scheme', number: '5555555555554444', expiryMonth: '03', expiryYear: '2030', holderName: 'Jane Doe' },
+      },
     });
     const { data } = await methods({ amount: eur(1000), shopperReference: 'pm-shopper' });
-    expect(data?.storedPaymentMethods).toEqual([expect.objectContaining({ type: 'scheme', brand: 'mc', lastFour: '4444', expiryMonth: '3', expiryYear: '2030', holderName: 'Jane Doe', supportedRecurringProcessingModels: ['CardOnFile'] })]);
+    expect(data?.storedPaymentMethods).toEqual([
+      expect.objectContaining({
+        type: 'scheme',
+        brand: 'mc',
+        lastFour: '4444',
+        expiryMonth: '3',
+        expiryYear: '2030',
+        holderName: 'Jane Doe',
+        supportedRecurringProcessingModels: ['CardOnFile'],
+      }),
+    ]);
     expect(JSON.stringify(data)).not.toContain('5555555555554444');
   });
 

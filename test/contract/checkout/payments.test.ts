@@ -74,7 +74,9 @@ describe('POST /payments', () => {
   });
 
   test('When the card expired before the server clock, then the payment is refused as Expired Card', async () => {
-    const { data } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('4111111145551142', { expiryMonth: '01', expiryYear: '2020' }) }) });
+    const { data } = await server.checkout.POST('/payments', {
+      body: buildPaymentRequest({ paymentMethod: rawCard('4111111145551142', { expiryMonth: '01', expiryYear: '2020' }) }),
+    });
     expect(data).toMatchObject({ resultCode: 'Refused', refusalReason: 'Expired Card', refusalReasonCode: '6' });
   });
 
@@ -85,12 +87,16 @@ describe('POST /payments', () => {
   });
 
   test('When the expiry month is 13, then the answer is 422 with code 141', async () => {
-    const { error } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('4111111111111111', { expiryMonth: '13' }) }) });
+    const { error } = await server.checkout.POST('/payments', {
+      body: buildPaymentRequest({ paymentMethod: rawCard('4111111111111111', { expiryMonth: '13' }) }),
+    });
     expect(error?.errorCode).toBe(ERR_EXPIRY_INVALID.code);
   });
 
   test('When an encrypted field is real ciphertext rather than a test_ value, then the answer is 422 with code 174', async () => {
-    const body = buildPaymentRequest({ paymentMethod: { type: 'scheme', encryptedCardNumber: 'adyenjs_0_1_25$abc', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030' } });
+    const body = buildPaymentRequest({
+      paymentMethod: { type: 'scheme', encryptedCardNumber: 'adyenjs_0_1_25$abc', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030' },
+    });
     const { error } = await server.checkout.POST('/payments', { body });
     expect(error?.errorCode).toBe(ERR_CANNOT_DECRYPT.code);
   });
@@ -169,7 +175,11 @@ describe('Card data at rest', () => {
     } finally {
       await fileServer.stop();
     }
-    const bytes = readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const bytes = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => statSync(join(dir, f)).isFile())
+      .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+      .join('');
     expect(bytes).not.toContain('5555341244441115');
     expect(bytes).not.toContain('4111111111111111');
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });

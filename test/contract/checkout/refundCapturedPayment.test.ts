@@ -10,9 +10,13 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
-const capture = (psp: string, value: number) => server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
+const capture = (psp: string, value: number) =>
+  server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
 const refund = (psp: string, value: number) =>
-  server.checkout.POST('/payments/{paymentPspReference}/refunds', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), reference: 'refund-1', merchantRefundReason: 'RETURN' } });
+  server.checkout.POST('/payments/{paymentPspReference}/refunds', {
+    ...path(psp),
+    body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), reference: 'refund-1', merchantRefundReason: 'RETURN' },
+  });
 
 describe('POST /payments/{paymentPspReference}/refunds', () => {
   test('When a captured payment is refunded in parts, then the parts add up to at most the captured amount', async () => {

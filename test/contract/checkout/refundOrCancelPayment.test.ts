@@ -10,7 +10,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
-const reverse = (psp: string) => server.checkout.POST('/payments/{paymentPspReference}/reversals', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', reference: 'rev-1' } });
+const reverse = (psp: string) =>
+  server.checkout.POST('/payments/{paymentPspReference}/reversals', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', reference: 'rev-1' } });
 
 describe('POST /payments/{paymentPspReference}/reversals', () => {
   test('When nothing was captured, then the reversal cancels the payment', async () => {
@@ -18,7 +19,10 @@ describe('POST /payments/{paymentPspReference}/reversals', () => {
     const { data, response } = await reverse(psp);
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ paymentPspReference: psp, status: 'received', reference: 'rev-1' });
-    const capture = await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1) } });
+    const capture = await server.checkout.POST('/payments/{paymentPspReference}/captures', {
+      ...path(psp),
+      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1) },
+    });
     expect(capture.error?.errorCode).toBe('22_001');
   });
 
@@ -27,7 +31,10 @@ describe('POST /payments/{paymentPspReference}/reversals', () => {
     await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) } });
     await server.checkout.POST('/payments/{paymentPspReference}/refunds', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(200) } });
     expect((await reverse(psp)).response.status).toBe(201);
-    const refund = await server.checkout.POST('/payments/{paymentPspReference}/refunds', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1) } });
+    const refund = await server.checkout.POST('/payments/{paymentPspReference}/refunds', {
+      ...path(psp),
+      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1) },
+    });
     expect(refund.error?.errorCode).toBe('22_003');
   });
 

@@ -20,8 +20,12 @@ const createSession = async (overrides: Record<string, unknown> = {}) => {
   return data!;
 };
 const pay = (id: string, sessionData: string, holderName = 'John Smith', number = '4111111111111111') =>
-  server.checkout.POST('/sessions/{sessionId}/payments', { params: { path: { sessionId: id } }, body: { sessionData, paymentMethod: rawCard(number, { holderName }) } });
-const result = (id: string, sessionResult: string) => server.checkout.GET('/sessions/{sessionId}', { params: { path: { sessionId: id }, query: { sessionResult } } });
+  server.checkout.POST('/sessions/{sessionId}/payments', {
+    params: { path: { sessionId: id } },
+    body: { sessionData, paymentMethod: rawCard(number, { holderName }) },
+  });
+const result = (id: string, sessionResult: string) =>
+  server.checkout.GET('/sessions/{sessionId}', { params: { path: { sessionId: id }, query: { sessionResult } } });
 
 describe('POST /sessions', () => {
   test('When a session is created, then it is echoed with an id, session data and an expiry one hour later', async () => {
@@ -47,7 +51,12 @@ describe('POST /sessions/{sessionId}/payments and GET /sessions/{sessionId}', ()
     const { data: paid } = await pay(session.id, session.sessionData!);
     expect(paid).toMatchObject({ resultCode: 'Authorised', sessionData: session.sessionData });
     const { data } = await result(session.id, paid!.sessionResult!);
-    expect(data).toEqual({ id: session.id, reference: 'session-order', status: 'completed', payments: [{ pspReference: paid!.pspReference, resultCode: 'Authorised', amount: eur(1000), paymentMethod: { brand: 'visa', type: 'scheme' } }] });
+    expect(data).toEqual({
+      id: session.id,
+      reference: 'session-order',
+      status: 'completed',
+      payments: [{ pspReference: paid!.pspReference, resultCode: 'Authorised', amount: eur(1000), paymentMethod: { brand: 'visa', type: 'scheme' } }],
+    });
     expect((await pay(session.id, session.sessionData!)).error?.errorCode).toBe(ERR_SESSION_COMPLETED.code);
   });
 
@@ -77,7 +86,7 @@ describe('POST /sessions/{sessionId}/payments and GET /sessions/{sessionId}', ()
     expect((await result(session.id, first.data!.sessionResult!)).data?.status).toBe('expired');
   });
 
-  test('When another session\'s data or result is used, then the answer is 422', async () => {
+  test("When another session's data or result is used, then the answer is 422", async () => {
     const a = await createSession();
     const b = await createSession();
     expect((await pay(a.id, b.sessionData!)).error?.errorCode).toBe(ERR_SESSION_DATA.code);

@@ -16,7 +16,13 @@ afterAll(() => server.stop());
 
 const store = (shopperReference: string, number = '5555341244441115', extra: Record<string, unknown> = {}) =>
   server.checkout.POST('/storedPaymentMethods', {
-    body: { merchantAccount: 'DemoMerchantECOM', shopperReference, recurringProcessingModel: 'CardOnFile', paymentMethod: rawCard(number, { holderName: 'Jane Doe' }), ...extra },
+    body: {
+      merchantAccount: 'DemoMerchantECOM',
+      shopperReference,
+      recurringProcessingModel: 'CardOnFile',
+      paymentMethod: rawCard(number, { holderName: 'Jane Doe' }),
+      ...extra,
+    },
   });
 const list = (shopperReference: string) =>
   server.checkout.GET('/storedPaymentMethods', { params: { query: { shopperReference, merchantAccount: 'DemoMerchantECOM' } } });
@@ -39,12 +45,20 @@ describe('POST /storedPaymentMethods', () => {
       supportedRecurringProcessingModels: ['CardOnFile'],
     });
     const events = await server.store.transaction((tx) => tx.listEvents('DemoMerchantECOM', 0, 1000));
-    expect(events.find((e) => e.pspReference === data!.id)).toMatchObject({ eventCode: 'RECURRING_CONTRACT', success: true, additionalData: { storedPaymentMethodId: data!.id, shopperReference: 'shopper-a' } });
+    expect(events.find((e) => e.pspReference === data!.id)).toMatchObject({
+      eventCode: 'RECURRING_CONTRACT',
+      success: true,
+      additionalData: { storedPaymentMethodId: data!.id, shopperReference: 'shopper-a' },
+    });
   });
 
   test('When cards are stored, then neither the full number nor the security code is in the database files', async () => {
     await store('shopper-b', '4988438843884305');
-    const bytes = readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile()).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const bytes = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => statSync(join(dir, f)).isFile())
+      .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+      .join('');
     expect(bytes).not.toContain('4988438843884305');
     expect(bytes).not.toContain('5555341244441115');
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
@@ -58,14 +72,25 @@ describe('POST /storedPaymentMethods', () => {
     ['an unknown recurring processing model', { recurringProcessingModel: 'Weekly' }],
   ])('When the request has %s, then the answer is 422', async (_name, overrides) => {
     const { response } = await server.checkout.POST('/storedPaymentMethods', {
-      body: { merchantAccount: 'DemoMerchantECOM', shopperReference: 'shopper-c', recurringProcessingModel: 'CardOnFile', paymentMethod: rawCard('4111111111111111'), ...overrides } as never,
+      body: {
+        merchantAccount: 'DemoMerchantECOM',
+        shopperReference: 'shopper-c',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: rawCard('4111111111111111'),
+        ...overrides,
+      } as never,
     });
     expect(response.status).toBe(422);
   });
 
   test('When an expired card is stored, then the answer is 422', async () => {
     const { response } = await server.checkout.POST('/storedPaymentMethods', {
-      body: { merchantAccount: 'DemoMerchantECOM', shopperReference: 'shopper-c', recurringProcessingModel: 'CardOnFile', paymentMethod: rawCard('4111111111111111', { expiryYear: '2020' }) },
+      body: {
+        merchantAccount: 'DemoMerchantECOM',
+        shopperReference: 'shopper-c',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: rawCard('4111111111111111', { expiryYear: '2020' }),
+      },
     });
     expect(response.status).toBe(422);
   });
@@ -80,10 +105,14 @@ describe('GET /storedPaymentMethods and DELETE /storedPaymentMethods/{storedPaym
       params: { path: { storedPaymentMethodId: first.id! }, query: { shopperReference: 'shopper-d', merchantAccount: 'DemoMerchantECOM' } },
     });
     expect(deleted.response.status).toBe(204);
-    expect((await list('shopper-d')).data).toEqual({ merchantAccount: 'DemoMerchantECOM', shopperReference: 'shopper-d', storedPaymentMethods: [expect.objectContaining({ id: second.id })] });
+    expect((await list('shopper-d')).data).toEqual({
+      merchantAccount: 'DemoMerchantECOM',
+      shopperReference: 'shopper-d',
+      storedPaymentMethods: [expect.objectContaining({ id: second.id })],
+    });
   });
 
-  test('When another shopper\'s token is deleted, then it is not found (800) and stays', async () => {
+  test("When another shopper's token is deleted, then it is not found (800) and stays", async () => {
     const token = (await store('shopper-e')).data!;
     const { error } = await server.checkout.DELETE('/storedPaymentMethods/{storedPaymentMethodId}', {
       params: { path: { storedPaymentMethodId: token.id! }, query: { shopperReference: 'shopper-other', merchantAccount: 'DemoMerchantECOM' } },
@@ -97,23 +126,41 @@ describe('POST /payments with tokens', () => {
   test('When a stored card pays for its shopper, then the payment is authorised with that card', async () => {
     const token = (await store('shopper-f', '5555555555554444')).data!;
     const { data } = await server.checkout.POST('/payments', {
-      body: buildPaymentRequest({ shopperReference: 'shopper-f', shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme', storedPaymentMethodId: token.id! } }),
+      body: buildPaymentRequest({
+        shopperReference: 'shopper-f',
+        shopperInteraction: 'ContAuth',
+        recurringProcessingModel: 'CardOnFile',
+        paymentMethod: { type: 'scheme', storedPaymentMethodId: token.id! },
+      }),
     });
-    expect(data).toMatchObject({ resultCode: 'Authorised', paymentMethod: { brand: 'mc' }, additionalData: { cardSummary: '4444', 'tokenization.storedPaymentMethodId': token.id } });
+    expect(data).toMatchObject({
+      resultCode: 'Authorised',
+      paymentMethod: { brand: 'mc' },
+      additionalData: { cardSummary: '4444', 'tokenization.storedPaymentMethodId': token.id },
+    });
   });
 
-  test('When another shopper\'s token is used, then the payment gets 422 code 800', async () => {
+  test("When another shopper's token is used, then the payment gets 422 code 800", async () => {
     const token = (await store('shopper-g')).data!;
-    const { error } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ shopperReference: 'shopper-x', paymentMethod: { type: 'scheme', storedPaymentMethodId: token.id! } }) });
+    const { error } = await server.checkout.POST('/payments', {
+      body: buildPaymentRequest({ shopperReference: 'shopper-x', paymentMethod: { type: 'scheme', storedPaymentMethodId: token.id! } }),
+    });
     expect(error?.errorCode).toBe(ERR_TOKEN_NOT_FOUND.code);
   });
 
   test('When a payment asks to store its card, then the token is created and announced in the response', async () => {
     const { data } = await server.checkout.POST('/payments', {
-      body: buildPaymentRequest({ shopperReference: 'shopper-h', storePaymentMethod: true, recurringProcessingModel: 'Subscription', paymentMethod: rawCard('4111111111111111') }),
+      body: buildPaymentRequest({
+        shopperReference: 'shopper-h',
+        storePaymentMethod: true,
+        recurringProcessingModel: 'Subscription',
+        paymentMethod: rawCard('4111111111111111'),
+      }),
     });
     expect(data?.additionalData).toMatchObject({ 'tokenization.shopperReference': 'shopper-h', 'tokenization.store.operationType': 'created' });
     const tokens = (await list('shopper-h')).data?.storedPaymentMethods;
-    expect(tokens).toEqual([expect.objectContaining({ id: data?.additionalData?.['tokenization.storedPaymentMethodId'], supportedRecurringProcessingModels: ['Subscription'] })]);
+    expect(tokens).toEqual([
+      expect.objectContaining({ id: data?.additionalData?.['tokenization.storedPaymentMethodId'], supportedRecurringProcessingModels: ['Subscription'] }),
+    ]);
   });
 });

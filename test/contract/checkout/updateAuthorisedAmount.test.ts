@@ -11,8 +11,12 @@ afterAll(() => server.stop());
 
 const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
 const update = (psp: string, value: number) =>
-  server.checkout.POST('/payments/{paymentPspReference}/amountUpdates', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), industryUsage: 'delayedCharge' } });
-const capture = (psp: string, value: number) => server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
+  server.checkout.POST('/payments/{paymentPspReference}/amountUpdates', {
+    ...path(psp),
+    body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), industryUsage: 'delayedCharge' },
+  });
+const capture = (psp: string, value: number) =>
+  server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
 
 describe('POST /payments/{paymentPspReference}/amountUpdates', () => {
   test('When the amount is raised before capture, then the new amount can be captured in full', async () => {

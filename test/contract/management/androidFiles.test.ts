@@ -26,12 +26,24 @@ async function upload(content: Buffer, name = 'app.apk', description?: string, p
 const getApp = (id: string) => server.management.GET('/companies/{companyId}/androidApps/{id}', { params: { path: { ...c, id } } });
 
 describe('POST /companies/{companyId}/androidApps and GET /companies/{companyId}/androidApps/{id}', () => {
-  test('When an APK is uploaded, then it is processing at first and ready with the manifest\'s package and versions after', async () => {
-    const { status, body } = await upload(apk({ packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping' }), 'tipping.apk', 'Tip screen');
+  test("When an APK is uploaded, then it is processing at first and ready with the manifest's package and versions after", async () => {
+    const { status, body } = await upload(
+      apk({ packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping' }),
+      'tipping.apk',
+      'Tip screen',
+    );
     expect(status).toBe(200);
     expect((await getApp(body.id)).data?.status).toMatch(/processing|ready/);
     await server.android.idle();
-    expect((await getApp(body.id)).data).toEqual({ id: body.id, status: 'ready', packageName: 'com.example.tipping', versionCode: 7, versionName: '1.7.0', label: 'Tipping', description: 'Tip screen' });
+    expect((await getApp(body.id)).data).toEqual({
+      id: body.id,
+      status: 'ready',
+      packageName: 'com.example.tipping',
+      versionCode: 7,
+      versionName: '1.7.0',
+      label: 'Tipping',
+      description: 'Tip screen',
+    });
   });
 
   test('When a file that is not an APK is uploaded, then it ends invalid with an error code', async () => {
@@ -48,8 +60,12 @@ describe('POST /companies/{companyId}/androidApps and GET /companies/{companyId}
     expect(readdirSync(server.uploadDir).length).toBe(before);
   });
 
-  test('When the Adyen libraries\' empty JSON body is sent, then the answer is 422 asking for the file', async () => {
-    const response = await fetch(`${server.managementUrl}/companies/DemoCompany/androidApps`, { method: 'POST', headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' }, body: '{}' });
+  test("When the Adyen libraries' empty JSON body is sent, then the answer is 422 asking for the file", async () => {
+    const response = await fetch(`${server.managementUrl}/companies/DemoCompany/androidApps`, {
+      method: 'POST',
+      headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { invalidFields: Array<{ name: string }> }).invalidFields[0]?.name).toBe('file');
   });
@@ -96,11 +112,24 @@ describe('POST /companies/{companyId}/androidCertificates and GET /companies/{co
     const { status, body } = await upload(pem, 'wifi-ca.pem', 'Store Wi-Fi', 'androidCertificates');
     expect(status).toBe(200);
     const { data } = await server.management.GET('/companies/{companyId}/androidCertificates', { params: { path: c, query: { certificateName: 'wifi-ca' } } });
-    expect(data?.data).toEqual([{ id: body.id, name: 'wifi-ca', extension: '.pem', description: 'Store Wi-Fi', status: 'ready', notBefore: expect.any(String), notAfter: expect.any(String) }]);
+    expect(data?.data).toEqual([
+      {
+        id: body.id,
+        name: 'wifi-ca',
+        extension: '.pem',
+        description: 'Store Wi-Fi',
+        status: 'ready',
+        notBefore: expect.any(String),
+        notAfter: expect.any(String),
+      },
+    ]);
     expect(Date.parse(data!.data![0]!.notAfter!) - Date.parse(data!.data![0]!.notBefore!)).toBeGreaterThan(90 * 365 * 24 * 3600_000);
   });
 
-  test.each([['garbage.pem', Buffer.from('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n')], ['certificate.txt', Buffer.from('hello')]])('When %s is uploaded, then the answer is 422', async (name, content) => {
+  test.each([
+    ['garbage.pem', Buffer.from('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n')],
+    ['certificate.txt', Buffer.from('hello')],
+  ])('When %s is uploaded, then the answer is 422', async (name, content) => {
     const { status, body } = await upload(content, name, undefined, 'androidCertificates');
     expect(status).toBe(422);
     expect(body.invalidFields[0].name).toBe('file');

@@ -14,16 +14,31 @@ const c = { companyId: 'DemoCompany' };
 describe('GET /companies/{companyId}/apiCredentials and GET /companies/{companyId}/apiCredentials/{apiCredentialId}', () => {
   test('When the company credentials are listed, then the company credential comes with roles, client key and no key', async () => {
     const { data } = await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: c } });
-    expect(data).toMatchObject({ itemsTotal: 1, pagesTotal: 1, data: [{ id: 'S2-DEMOCOMPANY01', username: 'ws@Company.DemoCompany', active: true, associatedMerchantAccounts: [] }] });
+    expect(data).toMatchObject({
+      itemsTotal: 1,
+      pagesTotal: 1,
+      data: [{ id: 'S2-DEMOCOMPANY01', username: 'ws@Company.DemoCompany', active: true, associatedMerchantAccounts: [] }],
+    });
     expect(JSON.stringify(data)).not.toContain(COMPANY_KEY);
-    const one = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', { params: { path: { ...c, apiCredentialId: 'S2-DEMOCOMPANY01' } } });
+    const one = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { ...c, apiCredentialId: 'S2-DEMOCOMPANY01' } },
+    });
     expect(one.data?.roles).toContain('Management API - API credentials read and write');
     expect(one.data?.clientKey).toMatch(/^test_/);
   });
 
   test('When a merchant credential is asked for at company level, or another company is named, then it is not found', async () => {
-    expect((await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', { params: { path: { ...c, apiCredentialId: 'S2-DEMOMERCHANT1' } } })).response.status).toBe(404);
-    expect((await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId: 'OtherCompany' } } })).error).toMatchObject({ status: 404, errorCode: '30_112' });
+    expect(
+      (
+        await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
+          params: { path: { ...c, apiCredentialId: 'S2-DEMOMERCHANT1' } },
+        })
+      ).response.status,
+    ).toBe(404);
+    expect((await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId: 'OtherCompany' } } })).error).toMatchObject({
+      status: 404,
+      errorCode: '30_112',
+    });
   });
 
   test('When a credential without the API credentials role lists them, then the answer is 403', async () => {
@@ -37,12 +52,20 @@ describe('GET /merchants/{merchantId}/apiCredentials and GET /merchants/{merchan
   test('When the merchant credentials are listed, then the merchant credential comes, with its merchant link', async () => {
     const { data } = await server.management.GET('/merchants/{merchantId}/apiCredentials', { params: { path: { merchantId: 'DemoMerchantECOM' } } });
     expect(data?.data?.map((x) => x.id)).toEqual(['S2-DEMOMERCHANT1']);
-    const one = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', { params: { path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } } });
-    expect(one.data).toMatchObject({ id: 'S2-DEMOMERCHANT1', roles: ['Checkout webservice role', 'Merchant PAL Webservice role'], _links: { merchant: { href: `${server.managementUrl}/merchants/DemoMerchantECOM` } } });
+    const one = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } },
+    });
+    expect(one.data).toMatchObject({
+      id: 'S2-DEMOMERCHANT1',
+      roles: ['Checkout webservice role', 'Merchant PAL Webservice role'],
+      _links: { merchant: { href: `${server.managementUrl}/merchants/DemoMerchantECOM` } },
+    });
   });
 
   test('When the credential is asked for under another merchant account, then it is not found', async () => {
-    const { response } = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', { params: { path: { merchantId: 'DemoMerchantPOS', apiCredentialId: 'S2-DEMOMERCHANT1' } } });
+    const { response } = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { merchantId: 'DemoMerchantPOS', apiCredentialId: 'S2-DEMOMERCHANT1' } },
+    });
     expect(response.status).toBe(404);
   });
 });
@@ -54,7 +77,9 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
     const merchantId = merchants.data!.data!.find((m) => m.id === 'DemoMerchantECOM')!.id!;
     const credentials = await server.management.GET('/merchants/{merchantId}/apiCredentials', { params: { path: { merchantId } } });
     const apiCredentialId = credentials.data!.data![0]!.id;
-    const { data } = await server.management.POST('/merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateApiKey', { params: { path: { merchantId, apiCredentialId } } });
+    const { data } = await server.management.POST('/merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateApiKey', {
+      params: { path: { merchantId, apiCredentialId } },
+    });
     const newKey = data!.apiKey;
     expect(newKey).not.toBe(MERCHANT_KEY);
 
@@ -70,7 +95,9 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
   });
 
   test('When the company credential rotates its own key, then the answer carries a new key that works', async () => {
-    const { data } = await server.management.POST('/companies/{companyId}/apiCredentials/{apiCredentialId}/generateApiKey', { params: { path: { ...c, apiCredentialId: 'S2-DEMOCOMPANY01' } } });
+    const { data } = await server.management.POST('/companies/{companyId}/apiCredentials/{apiCredentialId}/generateApiKey', {
+      params: { path: { ...c, apiCredentialId: 'S2-DEMOCOMPANY01' } },
+    });
     expect((await fetch(`${server.managementUrl}/me`, { headers: { 'X-API-Key': data!.apiKey } })).status).toBe(200);
   });
 });
@@ -86,7 +113,9 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     // Audit recipe: list company credentials → list allowed origins → get credential.
     const credentials = await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: c } });
     const apiCredentialId = credentials.data!.data![0]!.id;
-    const origins = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins', { params: { path: { ...c, apiCredentialId } } });
+    const origins = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins', {
+      params: { path: { ...c, apiCredentialId } },
+    });
     expect(origins.data?.data?.map((o) => o.domain)).toEqual(['https://www.mystore.com']);
     const credential = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', { params: { path: { ...c, apiCredentialId } } });
     expect(credential.data?.allowedOrigins?.map((o) => o.id)).toEqual([added!.id]);
@@ -98,14 +127,19 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
 
-    expect((await server.management.GET('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).data?.domain).toBe('https://www.mystore.com');
+    expect((await server.management.GET('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).data?.domain).toBe(
+      'https://www.mystore.com',
+    );
     expect((await server.management.DELETE('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).response.status).toBe(204);
     expect((await server.management.GET('/me/allowedOrigins')).data?.data).toEqual([]);
     expect((await browser('https://evil.example.com')).status).toBe(200);
   });
 
   test('When a browser sends a CORS preflight, then it is answered without credentials', async () => {
-    const response = await fetch(`${server.checkoutUrl}/payments`, { method: 'OPTIONS', headers: { Origin: 'https://www.mystore.com', 'Access-Control-Request-Method': 'POST' } });
+    const response = await fetch(`${server.checkoutUrl}/payments`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://www.mystore.com', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
   });

@@ -14,7 +14,13 @@ describe('GET /me', () => {
   test('When the company credential asks about itself, then it gets its roles, client key and links, and never a key', async () => {
     const { data, response } = await server.management.GET('/me');
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ id: 'S2-DEMOCOMPANY01', username: 'ws@Company.DemoCompany', companyName: 'DemoCompany', active: true, associatedMerchantAccounts: [] });
+    expect(data).toMatchObject({
+      id: 'S2-DEMOCOMPANY01',
+      username: 'ws@Company.DemoCompany',
+      companyName: 'DemoCompany',
+      active: true,
+      associatedMerchantAccounts: [],
+    });
     expect(data?.roles).toEqual(expect.arrayContaining(['Checkout webservice role', 'Management API - Accounts read']));
     expect(data?.clientKey).toMatch(/^test_/);
     expect(JSON.stringify(data)).not.toContain('test-company-key');
@@ -32,8 +38,17 @@ describe('GET /me', () => {
     await server.store.transaction(async (tx) => {
       const createdAt = new Date().toISOString();
       await tx.insertCredential({
-        id: 'S2-MERCHANTMGMT01', companyId: 'DemoCompany', merchantId: 'DemoMerchantECOM', username: 'ws_200001@Company.DemoCompany', description: 'management', active: true,
-        roles: [ROLES.checkout, ROLES.accountsRead], allowedIpAddresses: [], associatedMerchantAccounts: [], clientKey: 'test_M', createdAt,
+        id: 'S2-MERCHANTMGMT01',
+        companyId: 'DemoCompany',
+        merchantId: 'DemoMerchantECOM',
+        username: 'ws_200001@Company.DemoCompany',
+        description: 'management',
+        active: true,
+        roles: [ROLES.checkout, ROLES.accountsRead],
+        allowedIpAddresses: [],
+        associatedMerchantAccounts: [],
+        clientKey: 'test_M',
+        createdAt,
       });
       await tx.insertApiKey({ keyHash: tx.hashApiKey(key), credentialId: 'S2-MERCHANTMGMT01', createdAt, expiresAt: null });
     });

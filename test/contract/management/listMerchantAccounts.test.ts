@@ -49,6 +49,11 @@ describe('GET /companies/{companyId}/merchants', () => {
     const merchantOnly = createManagementClient({ baseUrl: server.managementUrl, apiKey: MERCHANT_KEY });
     const { error, response } = await merchantOnly.GET('/companies/{companyId}/merchants', { params: { path: { companyId: 'DemoCompany' } } });
     expect(response.status).toBe(403);
-    expect(error).toMatchObject({ status: 403, errorCode: ERR_NOT_ALLOWED.managementCode, title: 'Forbidden', detail: expect.stringContaining('Management API - Accounts read') });
+    expect(error).toMatchObject({
+      status: 403,
+      errorCode: ERR_NOT_ALLOWED.managementCode,
+      title: 'Forbidden',
+      detail: expect.stringContaining('Management API - Accounts read'),
+    });
   });
 });

@@ -11,7 +11,9 @@ const m = { merchantId: 'DemoMerchantECOM' };
 const checkoutTypes = async (body: Record<string, unknown>) =>
   ((await server.checkout.POST('/paymentMethods', { body: { merchantAccount: 'DemoMerchantECOM', ...body } })).data?.paymentMethods ?? []).map((x) => x.type);
 const settingOf = async (type: string) =>
-  (await server.management.GET('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m, query: { pageSize: 100 } } })).data!.data!.find((s) => s.type === type)!;
+  (await server.management.GET('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m, query: { pageSize: 100 } } })).data!.data!.find(
+    (s) => s.type === type,
+  )!;
 
 describe('POST /merchants/{merchantId}/paymentMethodSettings and GET /merchants/{merchantId}/paymentMethodSettings', () => {
   test('When Swish is requested for Sweden, then checkout offers it to Swedish shoppers paying SEK, and only them', async () => {
@@ -31,8 +33,14 @@ describe('POST /merchants/{merchantId}/paymentMethodSettings and GET /merchants/
   });
 
   test('When the type is unknown or a country is not a code, then the answer is 422', async () => {
-    expect((await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m }, body: { type: 'bitcoin' } as never })).response.status).toBe(422);
-    expect((await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m }, body: { type: 'blik', countries: ['Poland'] } })).response.status).toBe(422);
+    expect(
+      (await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m }, body: { type: 'bitcoin' } as never })).response
+        .status,
+    ).toBe(422);
+    expect(
+      (await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', { params: { path: m }, body: { type: 'blik', countries: ['Poland'] } }))
+        .response.status,
+    ).toBe(422);
   });
 
   test('When the settings of a store are asked for, then only those tied to it come', async () => {
@@ -46,7 +54,10 @@ describe('GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} an
   test('When iDEAL is disabled, then checkout stops offering it; enabled again, it comes back', async () => {
     const ideal = await settingOf('ideal');
     const p = { params: { path: { ...m, paymentMethodId: ideal.id } } };
-    expect((await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', p)).data).toMatchObject({ type: 'ideal', countries: ['NL'] });
+    expect((await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', p)).data).toMatchObject({
+      type: 'ideal',
+      countries: ['NL'],
+    });
     await server.management.PATCH('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', { ...p, body: { enabled: false } });
     expect(await checkoutTypes({ countryCode: 'NL', amount: { currency: 'EUR', value: 1000 } })).not.toContain('ideal');
     await server.management.PATCH('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', { ...p, body: { enabled: true } });
@@ -65,7 +76,13 @@ describe('GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} an
   });
 
   test('When a setting of another company is asked for, then it is not found', async () => {
-    expect((await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', { params: { path: { merchantId: 'Elsewhere', paymentMethodId: 'PM1' } } })).response.status).toBe(404);
+    expect(
+      (
+        await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}', {
+          params: { path: { merchantId: 'Elsewhere', paymentMethodId: 'PM1' } },
+        })
+      ).response.status,
+    ).toBe(404);
   });
 });
 
@@ -73,13 +90,25 @@ describe('POST /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/a
   test('When a domain is added to Apple Pay, then it is listed after the existing one', async () => {
     const applepay = await settingOf('applepay');
     const p = { params: { path: { ...m, paymentMethodId: applepay.id } } };
-    expect((await server.management.POST('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains', { ...p, body: { domains: ['checkout.example.com'] } })).response.status).toBe(204);
-    expect((await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains', p)).data).toEqual({ domains: ['shop.example.com', 'checkout.example.com'] });
+    expect(
+      (
+        await server.management.POST('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains', {
+          ...p,
+          body: { domains: ['checkout.example.com'] },
+        })
+      ).response.status,
+    ).toBe(204);
+    expect((await server.management.GET('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/getApplePayDomains', p)).data).toEqual({
+      domains: ['shop.example.com', 'checkout.example.com'],
+    });
   });
 
   test('When a domain is added to a setting that is not Apple Pay, then the answer is 422', async () => {
     const ideal = await settingOf('ideal');
-    const { response } = await server.management.POST('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains', { params: { path: { ...m, paymentMethodId: ideal.id } }, body: { domains: ['x.example.com'] } });
+    const { response } = await server.management.POST('/merchants/{merchantId}/paymentMethodSettings/{paymentMethodId}/addApplePayDomains', {
+      params: { path: { ...m, paymentMethodId: ideal.id } },
+      body: { domains: ['x.example.com'] },
+    });
     expect(response.status).toBe(422);
   });
 });

@@ -8,8 +8,10 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const m = { merchantId: 'DemoMerchantECOM' };
-const add = (body: { transferInstrumentId: string; enabled?: boolean; enabledFromDate?: string }) => server.management.POST('/merchants/{merchantId}/payoutSettings', { params: { path: m }, body });
-const get = (payoutSettingsId: string) => server.management.GET('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', { params: { path: { ...m, payoutSettingsId } } });
+const add = (body: { transferInstrumentId: string; enabled?: boolean; enabledFromDate?: string }) =>
+  server.management.POST('/merchants/{merchantId}/payoutSettings', { params: { path: m }, body });
+const get = (payoutSettingsId: string) =>
+  server.management.GET('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', { params: { path: { ...m, payoutSettingsId } } });
 
 describe('POST /merchants/{merchantId}/payoutSettings and GET /merchants/{merchantId}/payoutSettings', () => {
   test.each([
@@ -56,14 +58,18 @@ describe('GET /merchants/{merchantId}/payoutSettings/{payoutSettingsId}, PATCH /
   test('When payouts are switched off and the setting is deleted, then it is gone', async () => {
     const { data } = await add({ transferInstrumentId: 'SE-OFF' });
     const p = { params: { path: { ...m, payoutSettingsId: data!.id } } };
-    expect((await server.management.PATCH('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', { ...p, body: { enabled: false } })).data?.enabled).toBe(false);
+    expect((await server.management.PATCH('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', { ...p, body: { enabled: false } })).data?.enabled).toBe(
+      false,
+    );
     expect((await server.management.DELETE('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', p)).response.status).toBe(204);
     expect((await get(data!.id)).response.status).toBe(404);
   });
 
   test('When the setting belongs to another merchant account, then it is not found there', async () => {
     const { data } = await add({ transferInstrumentId: 'SE-OTHER' });
-    const { response } = await server.management.GET('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', { params: { path: { merchantId: 'DemoMerchantPOS', payoutSettingsId: data!.id } } });
+    const { response } = await server.management.GET('/merchants/{merchantId}/payoutSettings/{payoutSettingsId}', {
+      params: { path: { merchantId: 'DemoMerchantPOS', payoutSettingsId: data!.id } },
+    });
     expect(response.status).toBe(404);
   });
 });

@@ -13,17 +13,26 @@ const rule = (paymentMethod: string, extra: Record<string, unknown> = {}) => ({
   fundingSource: 'ANY' as const,
   paymentMethod,
   shopperInteraction: 'Ecommerce' as const,
-  splitLogic: { commission: { fixedAmount: 100, variablePercentage: 150 }, paymentFee: 'deductFromLiableAccount' as const, remainder: 'addToLiableAccount' as const },
+  splitLogic: {
+    commission: { fixedAmount: 100, variablePercentage: 150 },
+    paymentFee: 'deductFromLiableAccount' as const,
+    remainder: 'addToLiableAccount' as const,
+  },
   ...extra,
 });
-const create = (rules: unknown[], description = 'Marketplace') => server.management.POST('/merchants/{merchantId}/splitConfigurations', { params: { path: m }, body: { description, rules } as never });
+const create = (rules: unknown[], description = 'Marketplace') =>
+  server.management.POST('/merchants/{merchantId}/splitConfigurations', { params: { path: m }, body: { description, rules } as never });
 const p = (splitConfigurationId: string) => ({ params: { path: { ...m, splitConfigurationId } } });
 
 describe('POST /merchants/{merchantId}/splitConfigurations and GET /merchants/{merchantId}/splitConfigurations', () => {
   test('When a profile is created, then it and every rule and logic get identifiers, and it is listed', async () => {
     const { data } = await create([rule('visa')]);
     expect(data?.splitConfigurationId).toMatch(/^SCNF/);
-    expect(data?.rules[0]).toMatchObject({ ruleId: expect.stringMatching(/^SCRL/), paymentMethod: 'visa', splitLogic: { splitLogicId: expect.stringMatching(/^SCLG/), commission: { fixedAmount: 100 } } });
+    expect(data?.rules[0]).toMatchObject({
+      ruleId: expect.stringMatching(/^SCRL/),
+      paymentMethod: 'visa',
+      splitLogic: { splitLogicId: expect.stringMatching(/^SCLG/), commission: { fixedAmount: 100 } },
+    });
     const list = await server.management.GET('/merchants/{merchantId}/splitConfigurations', { params: { path: m } });
     expect(list.data?.data?.map((c) => c.splitConfigurationId)).toContain(data?.splitConfigurationId);
   });
@@ -45,10 +54,18 @@ describe('POST /merchants/{merchantId}/splitConfigurations and GET /merchants/{m
 describe('GET /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}, POST /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}, PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationId} and DELETE /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', () => {
   test('When a rule is added and the profile renamed, then the profile shows both; a rule with the same conditions is refused', async () => {
     const id = (await create([rule('visa')])).data!.splitConfigurationId!;
-    const added = await server.management.POST('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', { ...p(id), body: rule('paypal', { shopperInteraction: 'ANY' }) });
+    const added = await server.management.POST('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', {
+      ...p(id),
+      body: rule('paypal', { shopperInteraction: 'ANY' }),
+    });
     expect(added.data?.rules.map((r) => r.paymentMethod)).toEqual(['visa', 'paypal']);
-    expect((await server.management.POST('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', { ...p(id), body: rule('visa') })).response.status).toBe(422);
-    const renamed = await server.management.PATCH('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', { ...p(id), body: { description: 'Renamed' } });
+    expect(
+      (await server.management.POST('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', { ...p(id), body: rule('visa') })).response.status,
+    ).toBe(422);
+    const renamed = await server.management.PATCH('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', {
+      ...p(id),
+      body: { description: 'Renamed' },
+    });
     expect(renamed.data?.description).toBe('Renamed');
     expect((await server.management.GET('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', p(id))).data?.rules).toHaveLength(2);
   });
@@ -59,7 +76,9 @@ describe('GET /merchants/{merchantId}/splitConfigurations/{splitConfigurationId}
     const deleted = await server.management.DELETE('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', p(gone.splitConfigurationId!));
     expect(deleted.response.status).toBe(200);
     expect(deleted.data).toEqual(gone);
-    expect((await server.management.GET('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', p(gone.splitConfigurationId!))).response.status).toBe(404);
+    expect(
+      (await server.management.GET('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', p(gone.splitConfigurationId!))).response.status,
+    ).toBe(404);
     expect((await server.management.GET('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}', p(keep))).response.status).toBe(200);
   });
 });
@@ -83,9 +102,16 @@ describe('PATCH /merchants/{merchantId}/splitConfigurations/{splitConfigurationI
       params: { path: { ...m, splitConfigurationId: created.splitConfigurationId!, ruleId: visa!.ruleId!, splitLogicId: visa!.splitLogic.splitLogicId! } },
       body: { commission: { variablePercentage: 300 }, tip: 'addToOneBalanceAccount' },
     });
-    expect(logic.data?.rules[0]?.splitLogic).toEqual({ splitLogicId: visa!.splitLogic.splitLogicId, commission: { variablePercentage: 300 }, tip: 'addToOneBalanceAccount' });
+    expect(logic.data?.rules[0]?.splitLogic).toEqual({
+      splitLogicId: visa!.splitLogic.splitLogicId,
+      commission: { variablePercentage: 300 },
+      tip: 'addToOneBalanceAccount',
+    });
     const afterDelete = await server.management.DELETE('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}', path(mc!.ruleId!));
     expect(afterDelete.data?.rules.map((r) => r.ruleId)).toEqual([visa!.ruleId]);
-    expect((await server.management.DELETE('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}', path(visa!.ruleId!))).response.status).toBe(422);
+    expect(
+      (await server.management.DELETE('/merchants/{merchantId}/splitConfigurations/{splitConfigurationId}/rules/{ruleId}', path(visa!.ruleId!))).response
+        .status,
+    ).toBe(422);
   });
 });

@@ -17,13 +17,25 @@ afterAll(async () => {
 
 const m = { merchantId: 'DemoMerchantECOM' };
 const create = (body: Record<string, unknown> = {}, merchantId = 'DemoMerchantECOM') =>
-  server.management.POST('/merchants/{merchantId}/webhooks', { params: { path: { merchantId } }, body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', ...body } as never });
+  server.management.POST('/merchants/{merchantId}/webhooks', {
+    params: { path: { merchantId } },
+    body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', ...body } as never,
+  });
 
 describe('POST /merchants/{merchantId}/webhooks', () => {
   test('When a webhook with a password is set up, then it is active and says it has a password without showing it', async () => {
     const { data, response } = await create({ username: 'events', password: 'secret-1', description: 'Orders' });
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ type: 'standard', url: receiver.url, active: true, communicationFormat: 'json', username: 'events', hasPassword: true, hasError: false, description: 'Orders' });
+    expect(data).toMatchObject({
+      type: 'standard',
+      url: receiver.url,
+      active: true,
+      communicationFormat: 'json',
+      username: 'events',
+      hasPassword: true,
+      hasError: false,
+      description: 'Orders',
+    });
     expect(JSON.stringify(data)).not.toContain('secret-1');
     expect(data?._links?.self.href).toBe(`${server.managementUrl}/merchants/DemoMerchantECOM/webhooks/${data?.id}`);
   });
@@ -40,13 +52,16 @@ describe('POST /merchants/{merchantId}/webhooks', () => {
     expect(error).toMatchObject({ status: 422, invalidFields: [expect.objectContaining({ name: field })] });
   });
 
-  test('When another company\'s merchant account is named, then it is not found', async () => {
+  test("When another company's merchant account is named, then it is not found", async () => {
     expect((await create({}, 'SomeoneElsesMerchant')).error).toMatchObject({ status: 404, errorCode: '30_112' });
   });
 
   test('When a credential without a webhooks role sets one up, then the answer is 403', async () => {
     const limited = createManagementClient({ baseUrl: server.managementUrl, apiKey: MERCHANT_KEY });
-    const { response } = await limited.POST('/merchants/{merchantId}/webhooks', { params: { path: m }, body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' } });
+    const { response } = await limited.POST('/merchants/{merchantId}/webhooks', {
+      params: { path: m },
+      body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' },
+    });
     expect(response.status).toBe(403);
   });
 });
@@ -99,7 +114,10 @@ describe('POST /merchants/{merchantId}/webhooks/{webhookId}/test', () => {
       body: { notification: { eventCode: 'CAPTURE', success: true, amount: { currency: 'EUR', value: 250 } } },
     });
     expect(data?.data?.[0]).toMatchObject({ merchantId: 'DemoMerchantECOM', status: 'success', responseCode: '200', output: '[accepted]' });
-    expect(JSON.parse(data!.data![0]!.requestSent!).notificationItems[0].NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', amount: { value: 250 } });
+    expect(JSON.parse(data!.data![0]!.requestSent!).notificationItems[0].NotificationRequestItem).toMatchObject({
+      eventCode: 'CAPTURE',
+      amount: { value: 250 },
+    });
   });
 
   test('When the receiver fails, then the result is failed with its status', async () => {
@@ -120,7 +138,9 @@ describe('GET /merchants/{merchantId}/webhooks/{webhookId}/events and POST /merc
     const [event] = (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', p)).data!.data;
     expect(event).toMatchObject({ eventCode: 'ORDER_OPENED', status: 'delivered' });
     const before = receiver.received.length;
-    await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', { params: { path: { ...m, webhookId: id, eventId: event!.eventId } } });
+    await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', {
+      params: { path: { ...m, webhookId: id, eventId: event!.eventId } },
+    });
     await server.dispatcher.drain();
     expect(receiver.received.length).toBe(before + 1);
     const [again] = (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', p)).data!.data;
@@ -129,7 +149,9 @@ describe('GET /merchants/{merchantId}/webhooks/{webhookId}/events and POST /merc
 
   test('When an unknown event is sent again, then it is not found', async () => {
     const id = (await create()).data!.id;
-    const { response } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', { params: { path: { ...m, webhookId: id, eventId: 999999 } } });
+    const { response } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', {
+      params: { path: { ...m, webhookId: id, eventId: 999999 } },
+    });
     expect(response.status).toBe(404);
   });
 });
