@@ -45,7 +45,7 @@ export interface Config {
   /** Slow clients: the headers must arrive within this, the whole request within the next. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
-  /** Requests a minute per credential for each rate-limited operation (design section 8). */
+  /** Requests a minute per credential for each rate-limited operation. */
   rateLimitPerMinute: number;
 }
 

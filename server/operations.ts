@@ -27,7 +27,7 @@ export type { OperationId };
 export interface OperationEntry<Id extends OperationId> extends Policy {
   /** The implementation: its operationId must be the registry key (the compiler checks it). */
   handler: Operation<Id>;
-  /** Subject to the per-credential rate limit (design section 8). */
+  /** Subject to the per-credential rate limit (Adyen rate-limits these in live). */
   rateLimited?: true;
 }
 

@@ -1,4 +1,4 @@
-/** Page arithmetic and links of the paginated management lists (wire-format 2.2). */
+/** Page arithmetic and links of the paginated management lists (Adyen's `pageNumber`/`pageSize`, `itemsTotal`, `pagesTotal` and `_links`). */
 export interface PageRequest {
   pageNumber: number;
   pageSize: number;

@@ -101,7 +101,7 @@ describe('Bad input on the checkout area', () => {
       { merchantAccount: 'DemoMerchantECOM', shopperReference: 'ab', recurringProcessingModel: 'CardOnFile', paymentMethod: { type: 'scheme' } },
       'shopperReference',
     ],
-  ])('When a request has %s (a limit of design section 8), then the answer is 422 naming the field', async (_name, path, body, field) => {
+  ])('When a request has %s (a documented limit), then the answer is 422 naming the field', async (_name, path, body, field) => {
     const response = await raw(path, { body: JSON.stringify(body) });
     expect(response.status).toBe(422);
     expect(((await response.json()) as Record<string, any>).message).toContain(`'${field}'`);

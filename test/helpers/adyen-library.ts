@@ -1,7 +1,7 @@
 /**
  * The official Adyen Node library (31.0.0, the last that speaks Checkout v71) pointed at a test
  * server. The library has no endpoint setting, so every service's base URL is rewritten to the
- * server (wire-format.md 7.4); it speaks HTTPS only, hence the test certificate.
+ * server; it speaks HTTPS only, hence the test certificate.
  */
 import { createRequire } from 'node:module';
 

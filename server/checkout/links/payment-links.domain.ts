@@ -35,7 +35,7 @@ export interface LinkInput {
 
 const newLinkId = () => `PL${randomBytes(8).toString('hex').toUpperCase()}`;
 
-/** The rules of design 2.12 and section 7 that a schema cannot say. */
+/** The link rules a schema cannot say: expiry at most 70 days ahead, metadata limits (177/178), recurring model with stored methods. */
 function checkLinkRules(input: LinkInput, now: Date): Date {
   const metadata = input.metadata ?? {};
   if (Object.keys(metadata).length > MAX_METADATA_PAIRS) {

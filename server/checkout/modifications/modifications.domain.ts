@@ -42,7 +42,7 @@ function outcomeOf(kind: ModificationKind, reference: string | undefined): Outco
 }
 
 /**
- * The state machine of design section 3. Every change reads the payment for update, checks the
+ * The payment state machine (docs/payment-states.md). Every change reads the payment for update, checks the
  * rule, and writes the payment and the modification in the caller's transaction, so concurrent
  * requests on one payment can never capture or refund more than the rules allow.
  */

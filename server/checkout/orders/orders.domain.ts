@@ -15,7 +15,7 @@ import type { Money } from '../money.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newOrderData, newPspReference } from '../references.js';
 
-/** Orders expire one day after creation unless the request says otherwise (design 2.2). */
+/** Orders expire one day after creation unless the request says otherwise. */
 export const DEFAULT_ORDER_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export interface CreateOrderInput {

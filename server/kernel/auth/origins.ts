@@ -17,7 +17,7 @@ export function parseOrigin(value: string): { origin: string } | { problem: stri
   return { origin: url.origin };
 }
 
-/** Whether a browser origin may use a credential: an empty list allows any origin (design section 5). */
+/** Whether a browser origin may use a credential: an empty list allows any origin. */
 export function originAllowed(origins: AllowedOrigin[], origin: string): boolean {
   return origins.length === 0 || origins.some((o) => o.domain === origin);
 }

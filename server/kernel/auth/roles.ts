@@ -1,4 +1,4 @@
-/** The roles of design section 5. Management roles carry the prefix `Management API - `. */
+/** The API credential roles (Adyen's names). Management roles carry the prefix `Management API - `. */
 export const ROLES = {
   checkout: 'Checkout webservice role',
   merchantPal: 'Merchant PAL Webservice role',

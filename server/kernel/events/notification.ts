@@ -1,7 +1,7 @@
 import { type Notification, type NotificationRequestItem, signItem } from '../../../lib/webhook-signature.js';
 import type { OutboxEvent } from '../../store/types.js';
 
-/** The standard webhook body of an event (wire-format 6.1), signed when the webhook has an HMAC key. */
+/** The standard webhook body of an event (Adyen's standard webhook: `live`, `notificationItems[].NotificationRequestItem`), signed when the webhook has an HMAC key. */
 export function toNotification(
   event: Pick<
     OutboxEvent,

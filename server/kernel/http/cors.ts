@@ -24,7 +24,7 @@ const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key'] });
 
 /**
  * A browser request (with an Origin) is served only to origins the credential allows; an empty
- * list allows any origin (design section 5). Requests without an Origin are server-to-server.
+ * list allows any origin. Requests without an Origin are server-to-server.
  */
 export function corsCheck(store: Store): RequestHandler {
   return async (req, res, next) => {

@@ -6,7 +6,7 @@ import type { AllowedOrigin, Credential, Page, Tx } from '../../store/types.js';
 import { visibleCompany, visibleMerchant } from '../accounts/accounts.domain.js';
 import type { PageRequest } from '../pagination.js';
 
-/** How long a rotated-out key keeps working (design section 3). */
+/** How long a rotated-out key keeps working: 24 hours, as in Adyen's key rotation. */
 export const OLD_KEY_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export interface CredentialView {
