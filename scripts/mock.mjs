@@ -1,40 +1,197 @@
 #!/usr/bin/env node
-// `npm run mock`: Prism serves both bundled specs as contract mocks.
-//   checkout   http://127.0.0.1:4010  (MOCK_CHECKOUT_PORT)
-//   management http://127.0.0.1:4020  (MOCK_MANAGEMENT_PORT)
-// Paths are served without the /checkout/v71 and /management/v3 prefixes. Send
-// `Prefer: example=<scenario>` (or `code=<status>`) to pick a spec example.
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// `npm run mock`: Prism serves both bundled specs as contract mocks, behind a small proxy that
+// gives them the server's address shape:
+//   checkout   http://127.0.0.1:4010/checkout/v71    (MOCK_CHECKOUT_PORT)
+//   management http://127.0.0.1:4020/management/v3   (MOCK_MANAGEMENT_PORT)
+//   API reference http://127.0.0.1:4010/docs (both ports serve it; "Try it" goes to the mock)
+// Paths without the prefix keep working. Send `Prefer: example=<scenario>` (or `code=<status>`)
+// to pick a spec example: docs/mock-scenarios.md lists them. An invalid request is answered with
+// an error naming the actual violations (Prism's `sl-violations`), not the spec's example error.
+import { spawn, execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const prism = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const host = process.env.MOCK_HOST ?? '127.0.0.1';
-const mocks = [
-  ['checkout', process.env.MOCK_CHECKOUT_PORT ?? '4010'],
-  ['management', process.env.MOCK_MANAGEMENT_PORT ?? '4020'],
+const AREAS = [
+  { area: 'checkout', base: '/checkout/v71', port: Number(process.env.MOCK_CHECKOUT_PORT ?? 4010) },
+  { area: 'management', base: '/management/v3', port: Number(process.env.MOCK_MANAGEMENT_PORT ?? 4020) },
 ];
+const started = Date.now();
+const progress = (message) => console.log(`[mock ${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
 
-const children = mocks.map(([area, port]) => {
-  const child = spawn(process.execPath, [prism, 'mock', '-h', host, '-p', port, join(root, 'generated', `${area}.yaml`)], {
+/** The API reference pages are the server's (server/kernel/http/docs-pages.ts), compiled: built first when missing or older. */
+async function loadDocsPages() {
+  const source = join(root, 'server', 'kernel', 'http', 'docs-pages.ts');
+  const compiled = join(root, 'dist', 'server', 'kernel', 'http', 'docs-pages.js');
+  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
+    progress('building the API reference pages (tsc, about 15 s)…');
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  }
+  return import(pathToFileURL(compiled).href);
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** The field a violation is about: its place below request/body (or query, header), with a missing or unknown property appended. */
+function fieldOf(violation) {
+  const [, , ...rest] = violation.location ?? [];
+  const property = /(?:required property|additional properties; found) '([^']+)'/.exec(violation.message ?? '')?.[1];
+  return [...rest, ...(property ? [property] : [])].join('.') || (violation.location ?? []).slice(1).join('.') || 'request';
+}
+
+/** Prism answers an invalid request with the spec's example error: replace its text with the actual violations. */
+function explain(body, violations) {
+  const errors = violations.filter((v) => v.severity === 'Error');
+  if (errors.length === 0 || body === null || typeof body !== 'object') return body;
+  const text = errors.map((v) => `${fieldOf(v)}: ${v.message}`).join('; ');
+  const out = { ...body };
+  if ('message' in out || !('detail' in out)) out.message = text;
+  if ('detail' in out) {
+    out.detail = text;
+    out.invalidFields = errors.map((v) => ({ name: fieldOf(v), value: '', message: v.message }));
+  }
+  return out;
+}
+
+const TYPES = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css', '.json': 'application/json' };
+
+function serveDocs(req, res, docs, baseUrl) {
+  const path = new URL(req.url, 'http://mock').pathname.replace(/\/+$/, '') || '/';
+  const send = (status, type, body) => res.writeHead(status, { 'content-type': type }).end(body);
+  if (path === '/docs') return (send(200, 'text/html; charset=utf-8', docs.landingPage({ kind: 'mock', baseUrl, credentials: [] })), true);
+  const page = /^\/docs\/(checkout|management)$/.exec(path);
+  if (page) return (send(200, 'text/html; charset=utf-8', docs.referencePage(page[1])), true);
+  const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
+  if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);
+  if (path.startsWith('/docs/assets/')) {
+    const dir = docs.scalarAssetDir();
+    const file = resolve(dir, `.${decodeURIComponent(path.slice('/docs/assets'.length))}`);
+    if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) return (send(404, 'text/plain', 'not found'), true);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+    return true;
+  }
+  return false;
+}
+
+/** The public port of an area: docs, then the request (its base path stripped) to Prism, with invalid-request errors explained. */
+function proxy({ base, port }, prismPort, docs, baseUrl) {
+  const server = http.createServer((req, res) => {
+    if (req.url.startsWith('/docs') && serveDocs(req, res, docs, baseUrl)) return;
+    const path = req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`) ? req.url.slice(base.length) || '/' : req.url;
+    const upstream = http.request(
+      { host: '127.0.0.1', port: prismPort, method: req.method, path, headers: { ...req.headers, host: `127.0.0.1:${prismPort}` } },
+      (answer) => {
+        const raw = answer.headers['sl-violations'];
+        if (!raw || answer.statusCode < 400 || answer.statusCode >= 500) {
+          res.writeHead(answer.statusCode, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks).toString();
+          try {
+            body = JSON.stringify(explain(JSON.parse(body), JSON.parse(raw)));
+          } catch {
+            // not JSON: passed on as it is
+          }
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
+          res.writeHead(answer.statusCode, headers).end(body);
+        });
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 502, message: `the Prism mock did not answer: ${error.message}` }));
+    });
+    req.pipe(upstream);
+  });
+  return new Promise((resolveServer, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveServer(server));
+  });
+}
+
+/** Starts Prism for an area on a private port and waits until it answers. */
+async function startPrism({ area }, children) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [prism, 'mock', '-h', '127.0.0.1', '-p', String(port), join(root, 'generated', `${area}.yaml`)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   const prefix = `[${area}] `;
   for (const stream of [child.stdout, child.stderr]) {
-    stream.on('data', (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix)));
+    stream.on('data', (chunk) => {
+      if (process.env.MOCK_VERBOSE) process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix));
+    });
   }
   child.on('exit', (code) => {
-    console.error(`${prefix}mock exited with ${code}`);
+    console.error(`${prefix}Prism exited with ${code}`);
     process.exitCode = code ?? 1;
     for (const other of children) other.kill('SIGTERM');
+    process.exit();
   });
-  console.log(`${prefix}http://${host}:${port}`);
-  return child;
-});
+  for (let waited = 0; ; waited += 200) {
+    const up = await new Promise((ok) => {
+      const probe = http.get({ host: '127.0.0.1', port, path: '/' }, (r) => (r.resume(), ok(true)));
+      probe.on('error', () => ok(false));
+    });
+    if (up) return port;
+    if (waited > 0 && waited % 5000 === 0) progress(`still waiting for Prism (${area})…`);
+    if (waited > 90_000) throw new Error(`Prism (${area}) did not start within 90 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
+const children = [];
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     for (const child of children) child.kill('SIGTERM');
+    process.exit(0);
   });
+}
+
+try {
+  const docs = await loadDocsPages();
+  const [checkout, management] = AREAS;
+  const baseUrl = { checkout: `http://${host}:${checkout.port}${checkout.base}`, management: `http://${host}:${management.port}${management.base}` };
+  progress('starting Prism for checkout and management…');
+  const prismPorts = await Promise.all(
+    AREAS.map(async (area) => {
+      const port = await startPrism(area, children);
+      progress(`Prism (${area.area}) ready`);
+      return port;
+    }),
+  );
+  await Promise.all(AREAS.map((area, i) => proxy(area, prismPorts[i], docs, baseUrl)));
+  console.log(
+    [
+      `Mock ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Prism, any X-API-Key is accepted):`,
+      `  checkout:      ${baseUrl.checkout}`,
+      `  management:    ${baseUrl.management}`,
+      `  API reference: http://${host}:${checkout.port}/docs`,
+      `  scenarios:     Prefer: example=<name> or Prefer: code=<status> (docs/mock-scenarios.md)`,
+      `  Prism's own log: MOCK_VERBOSE=1. Ctrl-C stops the mock.`,
+    ].join('\n'),
+  );
+} catch (error) {
+  console.error(`mock: ${error.message}`);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
 }

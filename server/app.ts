@@ -10,7 +10,10 @@ import type { Deps } from './kernel/deps.js';
 import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
 import { authentication } from './kernel/http/auth.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
+import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
+import { health } from './kernel/http/health.js';
+import { requestLog } from './kernel/http/request-log.js';
 import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
 import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
 import { jsonBody } from './kernel/http/json-body.js';
@@ -20,6 +23,7 @@ import { matchRoute, routeTable, type MatchedRoute } from './kernel/http/routes.
 import { discardUnadoptedUploads, uploadStorage } from './kernel/http/uploads.js';
 import { buildHandlers, type BuiltOperation } from './operations.js';
 import { projectRoot } from './project-root.js';
+import { DEMO } from './seed.js';
 
 type SpecDocument = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
 
@@ -78,13 +82,18 @@ function operationIdsOf(spec: SpecDocument): string[] {
   );
 }
 
+export interface AppOptions {
+  /** True once the process is shutting down: /health/ready answers 503. */
+  stopping?: () => boolean;
+}
+
 /**
  * Builds the Express app: parsing, authentication, request and response validation against the
  * bundled specs, dispatch by operationId, and the one error handler. It listens on nothing and
  * starts nothing; server/main.ts does that.
  */
-export function createApp(deps: Deps): Express {
-  const { config, store, clock, logger } = deps;
+export function createApp(deps: Deps, options: AppOptions = {}): Express {
+  const { config, store, clock, logger, metrics } = deps;
   const checkoutSpec = loadSpec('checkout');
   const managementSpec = loadSpec('management');
   const successStatuses = new Map([...successStatusesOf(checkoutSpec), ...successStatusesOf(managementSpec)]);
@@ -101,25 +110,20 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  // Request ids: a random prefix per process and a counter (cheaper than randomness per request).
-  const idPrefix = newPspReference().slice(0, 8);
-  let requestCount = 0;
-  const logRequests = config.logLevel === 'info';
-  app.use((req, res, next) => {
-    res.locals.requestId = `${idPrefix}${(++requestCount).toString(36).toUpperCase().padStart(8, '0')}`;
-    if (logRequests) {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info('request', { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
-      });
-    }
-    next();
-  });
-
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  // Request ids (a random prefix per process and a counter), the request log and the metrics.
+  app.use(metrics.middleware());
+  app.use(requestLog(logger, newPspReference().slice(0, 8)));
+  app.use(health(store, options.stopping ? { stopping: options.stopping } : {}));
+  app.get('/metrics', metrics.endpoint());
+  app.use(
+    apiDocs({
+      publicBaseUrl: config.publicBaseUrl,
+      credentials: [
+        { username: DEMO.companyUsername, what: 'every role, both areas, every merchant account of DemoCompany', env: 'DEMO_COMPANY_API_KEY' },
+        { username: DEMO.merchantUsername, what: `checkout roles only, ${DEMO.merchantEcom} only`, env: 'DEMO_MERCHANT_API_KEY' },
+      ],
+    }),
+  );
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
@@ -156,6 +160,9 @@ export function createApp(deps: Deps): Express {
     const path = req.originalUrl.split('?')[0]!.slice((area === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
     const matched = matchRoute(routes[area], req.method, path);
     if (!matched) return next();
+    // For the request log and the metrics.
+    res.locals.operationId = matched.route.operationId;
+    if (matched.params.merchantId !== undefined) res.locals.merchantAccount = matched.params.merchantId;
     const operation = handlers.get(matched.route.operationId)!;
     try {
       await authorizeBeforeBody(req, res, matched, operation);

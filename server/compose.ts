@@ -8,7 +8,8 @@ import { loadServerSecret } from './kernel/crypto/server-secret.js';
 import type { Deps } from './kernel/deps.js';
 import { Dispatcher, dispatcherOptionsFrom } from './kernel/events/dispatcher.js';
 import { removeIncomingUploads } from './kernel/http/uploads.js';
-import { createLogger } from './kernel/logger.js';
+import { Metrics } from './kernel/http/metrics.js';
+import { createLogger, prettyDestination } from './kernel/logger.js';
 import { AndroidProcessor } from './management/android/android-processor.js';
 import { seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
@@ -34,6 +35,8 @@ export interface ComposeOptions {
   demoKeys?: { company?: string | undefined; merchant?: string | undefined };
   /** Tests wrap the store the app uses (e.g. to inject faults); background work keeps the real one. */
   wrapStore?: (store: Store) => Store;
+  /** Where log lines go (tests capture them); else stdout, human-readable in a terminal outside production. */
+  logDestination?: { write(line: string): void };
 }
 
 /**
@@ -42,9 +45,11 @@ export interface ComposeOptions {
  * Areas register their background work here, so the kernel never imports an area.
  */
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
-  const logger = createLogger(config.logLevel);
+  const destination = options.logDestination ?? (await prettyDestination(config.mode));
+  const logger = createLogger(config.logLevel, destination ? { destination } : {});
   const secret = loadServerSecret(config);
   const store = openStore(config, apiKeyHasher(secret));
+  const metrics = new Metrics({ pendingDeliveries: () => store.read((tx) => tx.countPendingDeliveries()) });
   const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
   const clock: Clock = sandboxClock ?? systemClock;
   const seed = await seedDemoData(store, new Date(), {
@@ -54,10 +59,13 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const redirects = await RedirectSigner.load(store, secret);
   const vault = loadCardVault(config);
   const android = new AndroidProcessor({ store, clock, logger });
-  const dispatcher = new Dispatcher({ store, clock, vault, logger, dueWork: [settleDueCaptures] }, dispatcherOptionsFrom(config));
+  const dispatcher = new Dispatcher(
+    { store, clock, vault, logger, dueWork: [settleDueCaptures], onAttempt: (outcome) => metrics.deliveryAttempted(outcome) },
+    dispatcherOptionsFrom(config),
+  );
   const appStore = options.wrapStore ? options.wrapStore(store) : store;
   return {
-    deps: { config, store: appStore, clock, sandboxClock, redirects, vault, logger, android },
+    deps: { config, store: appStore, clock, sandboxClock, redirects, vault, logger, metrics, android },
     store,
     sandboxClock,
     dispatcher,

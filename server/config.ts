@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
  * its default and what it does; a bad value stops the server before it listens.
  */
 /** How much the server logs. */
-export type LogLevel = 'info' | 'warn' | 'error' | 'silent';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
   mode: 'sandbox' | 'production';
@@ -47,6 +47,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Requests a minute per credential for each rate-limited operation. */
   rateLimitPerMinute: number;
+  /** On SIGTERM/SIGINT: how long in-flight requests may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -112,7 +114,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: boolean,
   },
   bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', doc: 'largest accepted JSON body', default: () => 1_048_576, parse: integer(1024, 250_000_000) },
-  logLevel: { env: 'LOG_LEVEL', doc: 'info, warn, error or silent', default: () => 'info', parse: oneOf('info', 'warn', 'error', 'silent') },
+  logLevel: { env: 'LOG_LEVEL', doc: 'debug, info, warn, error or silent', default: () => 'info', parse: oneOf('debug', 'info', 'warn', 'error', 'silent') },
   demoCompanyApiKey: { env: 'DEMO_COMPANY_API_KEY', doc: 'API key of the seeded company credential', default: () => undefined, parse: apiKey },
   demoMerchantApiKey: { env: 'DEMO_MERCHANT_API_KEY', doc: 'API key of the seeded merchant credential', default: () => undefined, parse: apiKey },
   cardEncryptionKey: {
@@ -176,6 +178,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     doc: 'requests a minute per credential on rate-limited operations',
     default: () => 120,
     parse: integer(1, 1_000_000_000),
+  },
+  shutdownTimeoutMs: {
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    doc: 'on SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway',
+    default: () => 10_000,
+    parse: integer(0, 600_000),
   },
   webhookGiveUpAfterSeconds: {
     env: 'WEBHOOK_GIVE_UP_AFTER_SECONDS',

@@ -1,14 +1,41 @@
+import type { Socket } from 'node:net';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { DEMO } from './seed.js';
 
-/** The only file with side effects: read configuration, open the store, seed, listen. */
+const MOCK_PORTS = { checkout: process.env.MOCK_CHECKOUT_PORT ?? '4010', management: process.env.MOCK_MANAGEMENT_PORT ?? '4020' };
+
+/** The start banner: where everything is, and the demo keys (a generated key is shown this once). */
+function banner(config: Config, base: string, generatedKeys: { company?: string; merchant?: string }): string {
+  // A generated key keeps the "(…, shown once): <key>" form that scripts and tests read.
+  const key = (who: string, generated: string | undefined, env: string, given: string | undefined) =>
+    generated
+      ? `${who}, shown once): ${generated}   (only its hash is kept)`
+      : `${who}): ${given ? `from ${env}` : `shown at first start (set ${env} to choose it)`}`;
+  return [
+    `Payments platform (${config.mode} mode) listening on ${base}`,
+    `  checkout:      ${base}/checkout/v71`,
+    `  management:    ${base}/management/v3`,
+    `  API reference: ${base}/docs`,
+    `  health:        ${base}/health/live  ${base}/health/ready`,
+    `  metrics:       ${base}/metrics`,
+    `  mock (npm run mock): http://127.0.0.1:${MOCK_PORTS.checkout}/checkout/v71  http://127.0.0.1:${MOCK_PORTS.management}/management/v3`,
+    `  database:      ${config.databasePath}`,
+    `  demo keys (X-API-Key):`,
+    `    ${DEMO.companyUsername} (${key('all roles', generatedKeys.company, 'DEMO_COMPANY_API_KEY', config.demoCompanyApiKey)}`,
+    `    ${DEMO.merchantUsername} (${key(`${DEMO.merchantEcom}, checkout only`, generatedKeys.merchant, 'DEMO_MERCHANT_API_KEY', config.demoMerchantApiKey)}`,
+    `  Ctrl-C stops the server.`,
+  ].join('\n');
+}
+
+/** The only file with side effects: read configuration, open the store, seed, listen, stop on a signal. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const composition = await compose(config);
   const { deps, dispatcher, generatedKeys } = composition;
-  const app = createApp(deps);
+  let stopping = false;
+  const app = createApp(deps, { stopping: () => stopping });
   await composition.recover();
   if (config.webhookDispatch) dispatcher.start();
 
@@ -16,27 +43,53 @@ async function main(): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = config.publicBaseUrl || `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-    const lines = [
-      `Payments platform (${config.mode} mode) listening on ${base}`,
-      `  checkout:   ${base}/checkout/v71`,
-      `  management: ${base}/management/v3`,
-      `  database:   ${config.databasePath}`,
-    ];
-    if (generatedKeys.company) lines.push(`  API key of ${DEMO.companyUsername} (all roles, shown once): ${generatedKeys.company}`);
-    if (generatedKeys.merchant)
-      lines.push(`  API key of ${DEMO.merchantUsername} (${DEMO.merchantEcom}, checkout only, shown once): ${generatedKeys.merchant}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), generatedKeys)}\n`);
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
 
+  // Requests that arrive on an open keep-alive connection while stopping are served, and their
+  // connection is closed after the answer.
+  server.on('request', (_req, res: { shouldKeepAlive: boolean }) => {
+    if (stopping) res.shouldKeepAlive = false;
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  /**
+   * SIGTERM or SIGINT: stop accepting, close idle keep-alive connections at once, let in-flight
+   * requests finish (each connection closes after its answer), stop the dispatcher, close the
+   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once.
+   */
   const stop = (signal: string) => {
-    deps.logger.info('stopping', { signal });
-    server.close(() => {
-      void composition.close().then(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 5_000).unref();
+    if (stopping) {
+      deps.logger.warn('stopping now', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    deps.logger.info('stopping', { signal, openConnections: sockets.size });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // A connection whose request just finished is idle now: close it rather than wait for its keep-alive timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 20);
+    sweep.unref();
+    setTimeout(() => {
+      deps.logger.warn('stopping: requests still running after the shutdown timeout', { openConnections: sockets.size });
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    void Promise.all([closed, dispatcher.stop()])
+      .then(() => composition.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          deps.logger.error('stopping failed', { error: error instanceof Error ? error.message : String(error) });
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -1,7 +1,7 @@
 import { CHECKOUT_ROLES, ALL_ROLES } from './kernel/auth/roles.js';
 import { newApiKey, newClientKey } from './kernel/auth/credentials.js';
 import { newPspReference } from './checkout/references.js';
-import type { Merchant, PaymentMethodSetting, Store } from './store/types.js';
+import type { Merchant, PaymentMethodSetting, Store, Tx } from './store/types.js';
 
 export const DEMO = {
   companyId: 'DemoCompany',
@@ -22,16 +22,44 @@ export interface SeedResult {
   seeded: boolean;
   /** Keys generated now (not given in the environment): shown once, never stored. */
   generatedKeys: { company?: string; merchant?: string };
+  /** On a later start: the seeded credentials to which a key from the environment was added (or made current again) now. */
+  appliedKeys: Array<'company' | 'merchant'>;
+}
+
+/**
+ * Makes a key given in the environment a current key of a seeded credential on a database that
+ * already exists: added when the credential does not have it, made current again when it was
+ * rotated out. The credential's other keys (a key generated at the first start, keys issued
+ * through the API) are left as they are: they keep working until rotated out through the API.
+ * A key that already belongs to another credential stops the start, naming the variable.
+ */
+async function applyDemoKey(tx: Tx, now: Date, credentialId: string, variable: string, key: string): Promise<boolean> {
+  if (!(await tx.getCredential(credentialId))) return false;
+  const keyHash = tx.hashApiKey(key);
+  const stored = await tx.getApiKey(keyHash);
+  if (stored && stored.credentialId !== credentialId) {
+    throw new Error(`${variable} is already the API key of credential ${stored.credentialId}: give each seeded credential its own key`);
+  }
+  if (stored?.expiresAt === null) return false;
+  if (stored) await tx.updateApiKey({ ...stored, expiresAt: null });
+  else await tx.insertApiKey({ keyHash, credentialId, createdAt: now.toISOString(), expiresAt: null });
+  return true;
 }
 
 /**
  * On first start with an empty database: a demo company, two merchant accounts, a company
  * credential with every role and a merchant credential limited to the first merchant account
- * with checkout roles only. Keys come from the environment or are generated.
+ * with checkout roles only. Keys come from the environment or are generated. On every later
+ * start, keys given in the environment are applied to the seeded credentials (applyDemoKey).
  */
 export async function seedDemoData(store: Store, now: Date, keys: { company?: string | undefined; merchant?: string | undefined }): Promise<SeedResult> {
   return store.transaction(async (tx) => {
-    if ((await tx.countCompanies()) > 0) return { seeded: false, generatedKeys: {} };
+    if ((await tx.countCompanies()) > 0) {
+      const appliedKeys: SeedResult['appliedKeys'] = [];
+      if (keys.company && (await applyDemoKey(tx, now, DEMO.companyCredentialId, 'DEMO_COMPANY_API_KEY', keys.company))) appliedKeys.push('company');
+      if (keys.merchant && (await applyDemoKey(tx, now, DEMO.merchantCredentialId, 'DEMO_MERCHANT_API_KEY', keys.merchant))) appliedKeys.push('merchant');
+      return { seeded: false, generatedKeys: {}, appliedKeys };
+    }
     const createdAt = now.toISOString();
     await tx.insertCompany({ id: DEMO.companyId, name: 'DemoCompany', createdAt });
     const merchant = (id: string, name: string, overrides: Partial<Merchant>): Merchant => ({
@@ -96,6 +124,7 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
     return {
       seeded: true,
       generatedKeys: { ...(keys.company ? {} : { company: companyKey }), ...(keys.merchant ? {} : { merchant: merchantKey }) },
+      appliedKeys: [],
     };
   });
 }

@@ -2,6 +2,7 @@ import type { AdjustableClock, Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { CardVault } from './crypto/card-vault.js';
 import type { RedirectSigner } from './crypto/redirect-signer.js';
+import type { Metrics } from './http/metrics.js';
 import type { Logger } from './logger.js';
 import type { Store } from '../store/types.js';
 
@@ -24,6 +25,8 @@ export interface Deps {
   /** Encrypts stored card numbers and webhook secrets. */
   vault: CardVault;
   logger: Logger;
+  /** The Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
   /** Reads uploaded APKs in the background. */
   android: JobQueue;
 }

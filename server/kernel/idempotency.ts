@@ -113,15 +113,17 @@ export class Commands {
                 message: 'request already processed or in progress: the Idempotency-Key was used for a different request',
               });
             }
-            return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown };
+            return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown, replayed: true };
           }
           if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
           this.inFlight.add(scope);
           marked = true;
           const body = await work(tx, caller, req);
           await this.remember(tx, caller, key, print, status, body);
-          return { status, body: body as unknown };
+          return { status, body: body as unknown, replayed: false };
         });
+        // The request log and the metrics count replays.
+        if (outcome.replayed) res.locals.idempotentReplay = true;
         sendWithKey(res, outcome.status, outcome.body, key);
       } finally {
         if (marked) this.inFlight.delete(scope);
@@ -152,7 +154,10 @@ export class Commands {
           }
           return { prepared: await prepare(tx, caller, req) };
         });
-        if ('replay' in first && first.replay) return sendWithKey(res, first.replay.status, first.replay.body, key);
+        if ('replay' in first && first.replay) {
+          res.locals.idempotentReplay = true;
+          return sendWithKey(res, first.replay.status, first.replay.body, key);
+        }
         const body = await effect((first as { prepared: P }).prepared);
         if (key !== undefined) {
           await this.store.transaction(async (tx) => {

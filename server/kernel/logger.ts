@@ -1,19 +1,118 @@
-/** A small structured logger: one JSON line per event. Never give it request bodies or keys. */
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 import type { LogLevel } from '../config.js';
 
 export type { LogLevel };
-const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2, silent: 3 };
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
-  const log = (at: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
-    if (RANK[at] < RANK[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }));
+/**
+ * The structured logger (pino): one JSON line per event. Never give it request bodies or keys;
+ * should a field carry one anyway, the redaction below replaces it.
+ */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  isLevelEnabled(level: Exclude<LogLevel, 'silent'>): boolean;
+  /** The pino logger underneath (the request log of kernel/http/request-log.ts writes through it). */
+  readonly pino: Pino;
+}
+
+/** Field names whose values never reach a log line, at any of the first three levels of nesting. */
+export const REDACTED_FIELDS = [
+  'authorization',
+  'Authorization',
+  'x-api-key',
+  'X-API-Key',
+  'apiKey',
+  'password',
+  'hmacKey',
+  'number',
+  'cvc',
+  'expiryMonth',
+  'expiryYear',
+  'encryptedCardNumber',
+  'encryptedSecurityCode',
+  'encryptedExpiryMonth',
+  'encryptedExpiryYear',
+  'encryptedPassword',
+  'encryptedHmacKey',
+  'iban',
+  'IBAN',
+  'cookie',
+];
+
+const REDACT_PATHS = REDACTED_FIELDS.flatMap((field) => {
+  const key = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;
+  const join = (prefix: string) => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
+  return [key.startsWith('[') ? key : field, join('*'), join('*.*')];
+});
+
+export interface LoggerOptions {
+  /** Where the lines go (default: stdout). */
+  destination?: DestinationStream;
+}
+
+export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
+  const base = pino(
+    {
+      level,
+      base: undefined,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+  return wrap(base);
+}
+
+function wrap(base: Pino): Logger {
+  const at =
+    (method: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      if (fields) base[method](fields, message);
+      else base[method](message);
+    };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    isLevelEnabled: (level) => base.isLevelEnabled(level),
+    pino: base,
   };
-  return { info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/**
+ * Human-readable lines (pino-pretty, a development dependency) when the output is a terminal
+ * outside production; JSON lines otherwise, or when pino-pretty is not installed.
+ */
+export async function prettyDestination(mode: 'sandbox' | 'production', isTty = process.stdout.isTTY === true): Promise<DestinationStream | undefined> {
+  if (mode === 'production' || !isTty) return undefined;
+  try {
+    const { default: pretty } = (await import('pino-pretty')) as { default: (options: Record<string, unknown>) => DestinationStream };
+    return pretty({ colorize: true, sync: true, messageKey: 'message', translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  } catch {
+    return undefined;
+  }
+}
+
+/** What is known about the request being handled, for log lines written on its behalf (outbound calls). */
+export interface RequestContext {
+  requestId: string;
+  logger: Logger;
+}
+
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `work` (the rest of a request's middleware chain) with its request id at hand. */
+export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
+  return requestContext.run(context, work);
+}
+
+/** The request being handled, when there is one. */
+export function currentRequest(): RequestContext | undefined {
+  return requestContext.getStore();
 }

@@ -494,6 +494,8 @@ export interface Tx {
   /** Per webhook, the first pending delivery in queue order, when it is due by `now`. */
   dueDeliveries(now: string): Promise<Delivery[]>;
   nextQueueSeq(): Promise<number>;
+  /** How many deliveries wait to be sent (the outbox backlog). */
+  countPendingDeliveries(): Promise<number>;
   listDeliveries(webhookId: string, limit: number): Promise<Delivery[]>;
   insertAttempt(attempt: DeliveryAttempt): Promise<void>;
   listAttempts(webhookId: string, eventId: number): Promise<DeliveryAttempt[]>;

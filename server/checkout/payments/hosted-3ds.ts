@@ -1,9 +1,8 @@
 import { type Response, Router } from 'express';
-import type { Store } from '../../store/types.js';
+import type { Payment, Store } from '../../store/types.js';
 import { pendingRedirect } from './payments.domain.js';
 import type { RedirectOutcome, RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml, formatMoney, hostedAssets, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
 
 /** Adds `redirectResult` to the merchant's return URL, keeping its own query. */
 export function returnUrlWith(returnUrl: string, redirectResult: string): string {
@@ -16,34 +15,68 @@ export function returnUrlWith(returnUrl: string, redirectResult: string): string
   }
 }
 
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mc: 'Mastercard',
+  amex: 'American Express',
+  maestro: 'Maestro',
+  jcb: 'JCB',
+  cup: 'UnionPay',
+  diners: 'Diners Club',
+};
+
+/** The challenge page: who is paid, how much, with which card, and the two answers a test issuer offers. */
+function challengePage(res: Response, payment: Payment, merchantName: string): void {
+  const psp = escapeHtml(payment.pspReference);
+  const base = `/hosted/3ds/${encodeURIComponent(payment.pspReference)}/complete`;
+  sendHostedPage(res, 200, {
+    title: 'Verify your payment',
+    body: `<header>
+<p class="merchant">Test issuer · 3D Secure</p>
+<h1>Verify your payment</h1>
+<p class="description">Your bank asks you to confirm this payment. This is the sandbox's test issuer: choose the outcome.</p>
+</header>
+<dl>
+<dt>Merchant</dt><dd id="merchant">${escapeHtml(merchantName)}</dd>
+<dt>Amount</dt><dd id="amount">${formatMoney({ currency: payment.currency, value: payment.originalValue })}</dd>
+<dt>Card</dt><dd>${escapeHtml(BRANDS[payment.cardBrand] ?? payment.cardBrand)} ending ${escapeHtml(payment.cardLastFour)}</dd>
+<dt>Reference</dt><dd>${psp}</dd>
+</dl>
+<div class="actions">
+<a class="button" id="authorise" href="${base}?outcome=authorised">Authenticate</a>
+<a class="button secondary" id="refuse" href="${base}?outcome=refused">Fail authentication</a>
+</div>
+<p class="fine">After your answer you return to the merchant's page.</p>`,
+  });
+}
+
 /**
  * The test issuer's 3D Secure page that a RedirectShopper action points at. The shopper (or a
  * test) chooses an outcome and is sent back to the merchant's returnUrl with a signed
  * redirectResult, which the payment details operation then turns into the final result.
+ * It also serves the hosted pages' stylesheet and script (/hosted/assets/).
  */
 export function hosted3ds(store: Store, signer: RedirectSigner): Router {
   const router = Router();
-  /** The payment waiting for authentication, or a 404 page (then undefined). */
+  router.use(hostedAssets());
+  /** The payment waiting for authentication and its merchant's name, or a 404 page (then undefined). */
   const waiting = async (psp: string, res: Response) => {
-    const payment = await store.transaction((tx) => pendingRedirect(tx, psp));
-    if (!payment) res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No payment waits for authentication here.</p>');
-    return payment;
+    const found = await store.transaction(async (tx) => {
+      const payment = await pendingRedirect(tx, psp);
+      return payment && { payment, merchantName: (await tx.getMerchant(payment.merchantAccount))?.name ?? payment.merchantAccount };
+    });
+    if (!found) messagePage(res, 404, 'Nothing to verify', 'No payment waits for authentication here: it was already answered, or the link is wrong.');
+    return found;
   };
   router.get('/hosted/3ds/:psp', async (req, res) => {
-    const payment = await waiting(req.params.psp, res);
-    if (!payment) return;
-    const psp = escapeHtml(payment.pspReference);
-    const amount = `${escapeHtml(payment.currency)} ${(payment.originalValue / 100).toFixed(2)}`;
-    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3D Secure test</title></head>
-<body><h1>3D Secure test issuer</h1><p>Payment ${psp} of ${amount} with card ending ${escapeHtml(payment.cardLastFour)}.</p>
-<p><a id="authorise" href="/hosted/3ds/${psp}/complete?outcome=authorised">Authenticate</a>
- · <a id="refuse" href="/hosted/3ds/${psp}/complete?outcome=refused">Fail authentication</a></p></body></html>`);
+    const found = await waiting(req.params.psp, res);
+    if (found) challengePage(res, found.payment, found.merchantName);
   });
   router.get('/hosted/3ds/:psp/complete', async (req, res) => {
     const outcome: RedirectOutcome = req.query.outcome === 'refused' ? 'refused' : 'authorised';
-    const payment = await waiting(req.params.psp, res);
-    if (!payment) return;
-    res.redirect(302, returnUrlWith(payment.returnUrl, signer.sign(payment.pspReference, outcome)));
+    const found = await waiting(req.params.psp, res);
+    if (!found) return;
+    res.redirect(302, returnUrlWith(found.payment.returnUrl, signer.sign(found.payment.pspReference, outcome)));
   });
   return router;
 }

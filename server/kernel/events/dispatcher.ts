@@ -36,6 +36,8 @@ export interface DispatcherDeps {
   vault: CardVault;
   logger: Logger;
   dueWork?: DueWork[];
+  /** Told of every delivery attempt's outcome (the metrics). */
+  onAttempt?: (outcome: 'accepted' | 'rejected' | 'error') => void;
 }
 
 /**
@@ -149,6 +151,20 @@ export class Dispatcher {
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
     const payload = JSON.stringify(toNotification(event, hmacKey));
     const result = await sendNotification(webhook, payload, vault, this.options);
+    this.deps.onAttempt?.(result.outcome);
+    // Events store no request id: the line names the event and the webhook (the event id is in
+    // the webhook's event list and in the operation's response where it reports one).
+    this.deps.logger[result.outcome === 'accepted' ? 'info' : 'warn']('webhook delivery', {
+      eventId: event.id,
+      eventCode: event.eventCode,
+      webhookId: webhook.id,
+      merchantAccount: webhook.merchantId,
+      attempt: delivery.attempts + 1,
+      outcome: result.outcome,
+      status: result.statusCode ?? undefined,
+      error: result.error ?? undefined,
+      ms: result.durationMs,
+    });
     await store.transaction(async (tx) => {
       const current = await tx.getDelivery(delivery.webhookId, delivery.eventId);
       // Sent again or removed meanwhile: this attempt no longer decides anything.

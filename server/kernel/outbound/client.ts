@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { currentRequest } from '../logger.js';
 import { type Destination, DestinationRefused, vetDestination } from './guard.js';
 
 export interface OutboundRequest {
@@ -45,6 +46,37 @@ export class OutboundError extends Error {
  * response size is capped.
  */
 export async function outboundCall(request: OutboundRequest): Promise<OutboundResponse> {
+  const caller = currentRequest();
+  if (!caller) return send(request);
+  // Made on behalf of a request (forward, a webhook test): one line with that request's id.
+  const started = process.hrtime.bigint();
+  const line = (fields: Record<string, unknown>) =>
+    caller.logger.info('outbound call', {
+      requestId: caller.requestId,
+      method: request.method,
+      host: hostOf(request.url),
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      ...fields,
+    });
+  try {
+    const response = await send(request);
+    line({ status: response.status });
+    return response;
+  } catch (error) {
+    line({ failure: error instanceof OutboundError ? error.kind : 'network' });
+    throw error;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid';
+  }
+}
+
+async function send(request: OutboundRequest): Promise<OutboundResponse> {
   let destination: Destination;
   try {
     destination = await vetDestination(request.url, request.allowList, request.allowPrivate);

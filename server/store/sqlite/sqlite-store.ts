@@ -661,6 +661,7 @@ export class SqliteStore implements Store {
         JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.next_attempt_at <= ?`),
       maxQueueSeq: q('SELECT COALESCE(MAX(queue_seq), 0) AS n FROM webhook_deliveries'),
+      countPendingDeliveries: q("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'"),
       listDeliveries: q('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY queue_seq DESC LIMIT ?'),
       insertAttempt: q(`INSERT INTO delivery_attempts (webhook_id, event_id, attempted_at, outcome, status_code, error, duration_ms)
         VALUES (@webhookId, @eventId, @attemptedAt, @outcome, @statusCode, @error, @durationMs)`),
@@ -833,6 +834,7 @@ export class SqliteStore implements Store {
       updateDelivery: async (d) => void s.updateDelivery.run(d),
       dueDeliveries: async (now) => (s.dueDeliveries.all(now) as Row[]).map(toDelivery),
       nextQueueSeq: async () => num((s.maxQueueSeq.get() as Row).n) + 1,
+      countPendingDeliveries: async () => num((s.countPendingDeliveries.get() as Row).n),
       listDeliveries: async (webhookId, limit) => (s.listDeliveries.all(webhookId, limit) as Row[]).map(toDelivery),
       insertAttempt: async (a) => void s.insertAttempt.run(a),
       listAttempts: async (webhookId, eventId) => (s.listAttempts.all(webhookId, eventId) as Row[]).map(toAttempt),

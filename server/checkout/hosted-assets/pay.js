@@ -1,0 +1,91 @@
+// The hosted payment form's checks, before anything is sent: Luhn, expiry, CVC length.
+// The server checks everything again; this only tells the shopper early, next to the field.
+(function () {
+  'use strict';
+  var form = document.getElementById('pay-form');
+  if (!form) return;
+  form.noValidate = true;
+
+  var digits = function (value) {
+    return value.replace(/[\s-]/g, '');
+  };
+  var luhn = function (number) {
+    var sum = 0;
+    for (var i = 0; i < number.length; i++) {
+      var d = Number(number.charAt(number.length - 1 - i));
+      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    return sum % 10 === 0;
+  };
+  var isAmex = function () {
+    return /^3[47]/.test(digits(form.elements.number.value));
+  };
+
+  var checks = {
+    number: function (value) {
+      var n = digits(value);
+      if (n === '') return 'Enter the card number.';
+      if (!/^\d{12,19}$/.test(n)) return 'A card number has 12 to 19 digits.';
+      if (!luhn(n)) return 'This card number is not valid: check the digits.';
+      return '';
+    },
+    expiryMonth: function (value) {
+      if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 12) return 'Enter the month as MM (01 to 12).';
+      return '';
+    },
+    expiryYear: function (value) {
+      if (!/^\d{4}$/.test(value)) return 'Enter the year as YYYY.';
+      var month = Number(form.elements.expiryMonth.value);
+      var now = new Date();
+      var year = Number(value);
+      if (year < now.getFullYear() || (year === now.getFullYear() && month >= 1 && month < now.getMonth() + 1)) return 'This card has expired.';
+      return '';
+    },
+    cvc: function (value) {
+      var length = isAmex() ? 4 : 3;
+      if (!new RegExp('^\\d{' + length + '}$').test(value)) return 'The security code has ' + length + ' digits.';
+      return '';
+    },
+    holderName: function (value) {
+      return value.trim() === '' ? 'Enter the name on the card.' : '';
+    },
+  };
+
+  var check = function (name) {
+    var input = form.elements[name];
+    var message = checks[name](input.value.trim());
+    var slot = document.getElementById(name + '-error');
+    input.setAttribute('aria-invalid', message ? 'true' : 'false');
+    if (slot) slot.textContent = message;
+    return message === '';
+  };
+
+  Object.keys(checks).forEach(function (name) {
+    var input = form.elements[name];
+    if (!input) return;
+    input.addEventListener('blur', function () {
+      if (input.value !== '') check(name);
+    });
+    input.addEventListener('input', function () {
+      if (input.getAttribute('aria-invalid') === 'true') check(name);
+    });
+  });
+
+  form.addEventListener('submit', function (event) {
+    var firstInvalid = null;
+    Object.keys(checks).forEach(function (name) {
+      if (form.elements[name] && !check(name) && !firstInvalid) firstInvalid = form.elements[name];
+    });
+    if (firstInvalid) {
+      event.preventDefault();
+      firstInvalid.focus();
+      return;
+    }
+    var button = form.querySelector('button[type="submit"]');
+    if (button) {
+      button.disabled = true;
+      button.textContent = 'Processing…';
+    }
+  });
+})();

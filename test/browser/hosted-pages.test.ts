@@ -1,0 +1,323 @@
+/**
+ * The hosted pages as a shopper meets them, in Chromium (playwright-core): a payment link paid
+ * with a test card, a 3D Secure challenge, the result pages and their Continue button, the events
+ * the merchant receives. Every page is checked for labels, keyboard use, console errors, requests
+ * to other hosts and a 360 px layout; a screenshot of each at desktop and phone width goes to
+ * test/artifacts/hosted-pages/ for a person to look at.
+ *
+ * Needs the Debian `chromium` package at /usr/bin/chromium (`apt-get update && apt-get install -y chromium`).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { verifyHmacSignature } from '../../client/webhooks.js';
+import { eur } from '../helpers/payments.js';
+import { Receiver } from '../helpers/receiver.js';
+import { startServer, type TestServer } from '../helpers/start-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test', 'artifacts', 'hosted-pages');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 360, height: 740 };
+const merchantAccount = 'DemoMerchantECOM';
+
+let server: TestServer;
+let browser: Browser;
+let receiver: Receiver;
+let hmacKey: string;
+let webhookId: string;
+let shop: { server: Server; url: string; visits: URL[] };
+
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let requested: string[];
+
+/** The merchant's shop on loopback: the pages the shopper returns to. */
+async function startShop(): Promise<typeof shop> {
+  const visits: URL[] = [];
+  const http = createServer((req, res) => {
+    visits.push(new URL(req.url ?? '/', 'http://shop'));
+    res
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Shop</title><link rel="icon" href="data:,"><h1>Back at the shop</h1>');
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return { server: http, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, visits };
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with: apt-get update && apt-get install -y chromium`);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  server = await startServer();
+  receiver = await new Receiver().start();
+  shop = await startShop();
+  const { data } = await server.management.POST('/merchants/{merchantId}/webhooks', {
+    params: { path: { merchantId: merchantAccount } },
+    body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' },
+  });
+  webhookId = data!.id;
+  const key = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', {
+    params: { path: { merchantId: merchantAccount, webhookId } },
+  });
+  hmacKey = key.data!.hmacKey;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await receiver?.stop();
+  if (shop) await new Promise((resolve) => shop.server.close(resolve));
+});
+
+beforeEach(async () => {
+  problems = [];
+  requested = [];
+  context = await browser.newContext({ viewport: DESKTOP });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requested.push(request.url()));
+});
+
+afterEach(async () => {
+  await context?.close();
+  expect(problems).toEqual([]);
+  const elsewhere = requested.filter((url) => !/^(data:|about:)/.test(url) && !['127.0.0.1', 'localhost'].includes(new URL(url).hostname));
+  expect(elsewhere).toEqual([]);
+});
+
+/**
+ * Checks the page as it stands: every input labelled, no horizontal scroll at 360 px; and writes
+ * its screenshots at desktop and phone width.
+ */
+async function inspect(name: string): Promise<void> {
+  // Browser-side expressions are strings: the tests' TypeScript has no DOM library.
+  const unlabelled = await page.evaluate(
+    "[...document.querySelectorAll('input, select, textarea')].filter((i) => i.labels.length === 0 && !i.getAttribute('aria-label')).map((i) => i.outerHTML)",
+  );
+  expect(unlabelled).toEqual([]);
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate('document.scrollingElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+const createLink = async (overrides: Record<string, unknown> = {}) => {
+  const { data, error } = await server.checkout.POST('/paymentLinks', {
+    body: {
+      merchantAccount,
+      reference: `browser-${Date.now()}`,
+      amount: eur(4200),
+      description: 'Two concert tickets',
+      returnUrl: `${shop.url}/order/done?order=42`,
+      ...overrides,
+    } as never,
+  });
+  if (!data) throw new Error(JSON.stringify(error));
+  return data;
+};
+
+/** Tabs until the element matching `selector` has focus (at most 20 presses); fails if it never does. */
+async function tabTo(selector: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
+  }
+  throw new Error(`${selector} is not reachable with Tab`);
+}
+
+/** Fills the card form with the keyboard only: Tab from the top, type each field, Enter to pay. */
+async function payWithKeyboard(card: { number: string; month: string; year: string; cvc: string; name: string }): Promise<void> {
+  await tabTo('#number');
+  await page.keyboard.type(card.number);
+  for (const value of [card.month, card.year, card.cvc, card.name]) {
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(value);
+  }
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+}
+
+/** The items the merchant has received for a payment, after the dispatcher delivered what is due. */
+async function eventsFor(psp: string) {
+  await server.dispatcher.drain();
+  return receiver.items().filter((item) => item.pspReference === psp);
+}
+
+const text = (selector: string) => page.locator(selector).innerText();
+
+describe('Payment link page in a browser', () => {
+  test('When a shopper pays a link with a test card using the keyboard only, then the result shows Authorised, Continue leads to the returnUrl and the merchant receives a signed AUTHORISATION', async () => {
+    const link = await createLink();
+    await page.goto(link.url);
+    expect(await text('#merchant')).toBe('Demo Merchant ECOM');
+    expect(await text('#amount')).toBe('EUR 42.00');
+    expect(await page.locator('h1').innerText()).toContain('EUR 42.00');
+    expect(await page.locator('.methods').innerText()).toContain('Card');
+    const labels = { number: 'Card number', expiryMonth: 'Expiry month', expiryYear: 'Expiry year', cvc: 'Security code (CVC)', holderName: 'Name on card' };
+    for (const [id, label] of Object.entries(labels)) expect(await page.getByLabel(label, { exact: true }).getAttribute('id')).toBe(id);
+    await inspect('payment-link');
+
+    await payWithKeyboard({ number: '4111 1111 1111 1111', month: '03', year: '2030', cvc: '737', name: 'John Smith' });
+    expect(await text('#state')).toBe('Payment successful');
+    expect(await text('#result')).toBe('Authorised');
+    const psp = await text('#psp');
+    await inspect('result-authorised');
+
+    await tabTo('#continue');
+    await Promise.all([page.waitForURL(`${shop.url}/order/done?order=42`), page.keyboard.press('Enter')]);
+    expect(await page.locator('h1').innerText()).toBe('Back at the shop');
+
+    const [authorisation] = (await eventsFor(psp)).filter((item) => item.eventCode === 'AUTHORISATION');
+    expect(authorisation).toMatchObject({ success: 'true', merchantAccountCode: merchantAccount, amount: eur(4200) });
+    expect(verifyHmacSignature(hmacKey, authorisation!)).toBe(true);
+  });
+
+  test('When the shopper types a wrong card number, a past expiry and a short CVC, then each field says so and nothing is sent', async () => {
+    const link = await createLink();
+    await page.goto(link.url);
+    await page.fill('#number', '4111 1111 1111 1112');
+    await page.fill('#expiryMonth', '13');
+    await page.fill('#expiryYear', '2020');
+    await page.fill('#cvc', '12');
+    await page.click('#pay');
+    expect(await text('#number-error')).toContain('not valid');
+    expect(await text('#expiryMonth-error')).toContain('01 to 12');
+    expect(await text('#cvc-error')).toContain('3 digits');
+    expect(await text('#holderName-error')).toContain('name');
+    expect(await page.locator('#number').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('number');
+    await page.fill('#expiryMonth', '01');
+    await page.click('#pay');
+    expect(await text('#expiryYear-error')).toContain('expired');
+    await inspect('payment-link-invalid');
+    expect(page.url()).toBe(link.url);
+    expect(requested.filter((url) => url.startsWith(link.url))).toHaveLength(1);
+
+    await page.fill('#number', '3714 496353 98431');
+    await page.fill('#expiryYear', '2030');
+    await page.click('#pay');
+    expect(await text('#number-error')).toBe('');
+    expect(await text('#cvc-error')).toContain('4 digits');
+  });
+
+  test('When a 3D Secure card pays a link, then the shopper passes the challenge with the keyboard, comes back to the result and Continue leads to the returnUrl', async () => {
+    const link = await createLink();
+    await page.goto(link.url);
+    await payWithKeyboard({ number: '4212 3456 7891 0006', month: '03', year: '2030', cvc: '737', name: 'John Smith' });
+    expect(page.url()).toMatch(/\/hosted\/3ds\/[A-Z0-9]+$/);
+    expect(await text('h1')).toBe('Verify your payment');
+    expect(await text('#merchant')).toBe('Demo Merchant ECOM');
+    expect(await text('#amount')).toBe('EUR 42.00');
+    await inspect('3ds-challenge');
+
+    await tabTo('#authorise');
+    await Promise.all([page.waitForURL(/\/payByLink\/[A-Z0-9]+\/return\?redirectResult=/), page.keyboard.press('Enter')]);
+    expect(await text('#result')).toBe('Authorised');
+    const psp = await text('#psp');
+    await page.click('#continue');
+    await page.waitForURL(`${shop.url}/order/done?order=42`);
+    expect((await server.checkout.GET('/paymentLinks/{linkId}', { params: { path: { linkId: link.id } } })).data?.status).toBe('completed');
+    const [authorisation] = (await eventsFor(psp)).filter((item) => item.eventCode === 'AUTHORISATION');
+    expect(authorisation?.success).toBe('true');
+    expect(verifyHmacSignature(hmacKey, authorisation!)).toBe(true);
+  });
+
+  test('When a payment is refused, then the page says so with the reason and Try again leads back to the form', async () => {
+    const link = await createLink();
+    await page.goto(link.url);
+    await payWithKeyboard({ number: '4111111111111111', month: '03', year: '2030', cvc: '737', name: 'DECLINED' });
+    expect(await text('#state')).toBe('Payment refused');
+    expect(await text('#result')).toBe('Refused');
+    expect(await text('#reason')).toContain('No money was taken');
+    await inspect('result-refused');
+    await page.click('#retry');
+    await page.waitForURL(link.url);
+    expect(await page.locator('#pay').isVisible()).toBe(true);
+  });
+
+  test('When a link is expired or already paid, then its page says so, and a paid one offers Continue', async () => {
+    const expired = await createLink();
+    await server.checkout.PATCH('/paymentLinks/{linkId}', { params: { path: { linkId: expired.id } }, body: { status: 'expired' } });
+    const response = await page.goto(expired.url);
+    expect(response?.status()).toBe(410);
+    problems = problems.filter((p) => !p.includes('410')); // the browser logs the page's own status
+    expect(await text('#status')).toBe('This payment link has expired.');
+    expect(await page.locator('#pay').count()).toBe(0);
+    await inspect('link-expired');
+
+    const paid = await createLink();
+    await page.goto(paid.url);
+    await payWithKeyboard({ number: '4111111111111111', month: '03', year: '2030', cvc: '737', name: 'John Smith' });
+    await page.goto(paid.url);
+    problems = problems.filter((p) => !p.includes('410'));
+    expect(await text('#status')).toBe('This payment link has been paid.');
+    expect(await page.locator('#continue').getAttribute('href')).toBe(`${shop.url}/order/done?order=42`);
+    await inspect('link-paid');
+  });
+});
+
+describe('3D Secure redirect of an API payment in a browser', () => {
+  test.each([
+    ['#authorise', 'Authorised'],
+    ['#refuse', 'Refused'],
+  ])(
+    'When the shopper answers the challenge with %s, then the return URL gets a redirectResult that POST /payments/details turns into %s',
+    async (button, resultCode) => {
+      const { data } = await server.checkout.POST('/payments', {
+        body: {
+          merchantAccount,
+          reference: `browser-3ds-${resultCode}`,
+          amount: eur(1999),
+          returnUrl: `${shop.url}/checkout/return?cart=7`,
+          paymentMethod: { type: 'scheme', number: '4212345678910006', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'John Smith' },
+        },
+      });
+      expect(data?.resultCode).toBe('RedirectShopper');
+      const action = data!.action as { url: string; method: string };
+      expect(action.method).toBe('GET');
+      await page.goto(action.url);
+      expect(await text('#amount')).toBe('EUR 19.99');
+      if (resultCode === 'Authorised') await inspect('3ds-api-payment');
+
+      await tabTo(button);
+      await Promise.all([page.waitForURL(/\/checkout\/return\?/), page.keyboard.press('Enter')]);
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get('cart')).toBe('7');
+      const redirectResult = landed.searchParams.get('redirectResult')!;
+      expect(shop.visits.at(-1)?.searchParams.get('redirectResult')).toBe(redirectResult);
+
+      const details = await server.checkout.POST('/payments/details', { body: { details: { redirectResult } } });
+      expect(details.data).toMatchObject({ resultCode: resultCode, pspReference: data!.pspReference });
+      const codes = (await eventsFor(data!.pspReference!)).map((item) => [item.eventCode, item.success]);
+      expect(codes).toContainEqual(['AUTHORISATION', resultCode === 'Authorised' ? 'true' : 'false']);
+    },
+  );
+
+  test('When the challenge was already answered, then its page says there is nothing to verify', async () => {
+    const response = await page.goto(`${server.baseUrl}/hosted/3ds/0000000000000000`);
+    expect(response?.status()).toBe(404);
+    problems = problems.filter((p) => !p.includes('404'));
+    expect(await text('h1')).toBe('Nothing to verify');
+    await inspect('3ds-not-found');
+  });
+});
+
+test('The hosted stylesheet and script are served by this server', async () => {
+  for (const asset of ['pay.css', 'pay.js']) {
+    const response = await fetch(`${server.baseUrl}/hosted/assets/${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+  }
+  expect((await fetch(`${server.baseUrl}/hosted/assets/other.js`)).status).toBe(404);
+});
