@@ -3,7 +3,7 @@
  * the log lines of real requests carrying keys, card data, IBANs and webhook secrets, the
  * readiness probe with a working and a closed store, and a Prometheus scrape.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../server/app.js';
@@ -71,11 +71,12 @@ describe('Request logs', () => {
     encryptedCard: 'test_5555555555554444',
     hmacKey: '',
   };
-  beforeAll(async () => {
+  // Each test gets its own server: tests must pass in any order (jest --randomize).
+  beforeEach(async () => {
     app = await start('info');
     receiver = await new Receiver().start();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await receiver.stop();
     await app.stop();
   });
@@ -195,6 +196,31 @@ describe('Request logs', () => {
   });
 
   test('When a webhook is delivered, then the delivery line names the event and the webhook', async () => {
+    const webhook = await fetch(`${app.baseUrl}/management/v3/merchants/DemoMerchantECOM/webhooks`, {
+      method: 'POST',
+      headers: json(COMPANY_KEY),
+      body: JSON.stringify({
+        type: 'standard',
+        url: receiver.url,
+        active: true,
+        communicationFormat: 'json',
+        username: 'hook-user',
+        password: secrets.webhookPassword,
+      }),
+    });
+    expect(webhook.status).toBe(200);
+    const payment = await fetch(`${app.baseUrl}/checkout/v71/payments`, {
+      method: 'POST',
+      headers: json(COMPANY_KEY),
+      body: JSON.stringify({
+        amount: { currency: 'EUR', value: 100 },
+        reference: 'log-delivery',
+        merchantAccount: 'DemoMerchantECOM',
+        returnUrl: 'https://shop.example.com/return',
+        paymentMethod: rawCard(secrets.card),
+      }),
+    });
+    expect(payment.status).toBe(200);
     await app.composition.dispatcher.drain();
     const deliveries = app.lines.filter((l) => l.message === 'webhook delivery');
     expect(deliveries.length).toBeGreaterThan(0);
@@ -258,10 +284,11 @@ describe('Request logs', () => {
 
 describe('Health and metrics', () => {
   let app: Running;
-  beforeAll(async () => {
+  // Each test gets its own server: tests must pass in any order (jest --randomize).
+  beforeEach(async () => {
     app = await start('silent');
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app.stop();
   });
 

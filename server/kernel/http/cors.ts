@@ -20,7 +20,7 @@ export const corsPreflight: RequestHandler = (req, res, next) => {
   preflight(req, res, next);
 };
 
-const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key'] });
+const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key', 'X-Request-Id'] });
 
 /**
  * A browser request (with an Origin) is served only to origins the credential allows; an empty

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
+// Each test gets its own server: tests must pass in any order (jest --randomize).
+beforeEach(async () => {
   server = await startServer();
 });
-afterAll(() => server.stop());
+afterEach(() => server.stop());
 
 const c = { companyId: 'DemoCompany' };
 

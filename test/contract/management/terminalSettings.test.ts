@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
 import { ROLES } from '../../../server/kernel/auth/roles.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
@@ -7,10 +7,11 @@ let server: TestServer;
 const STORE = 'ST322LJ223223K5F4SQNR9XL5';
 const TERMINAL = 'S1F2-000150183300032';
 const OTHER_TERMINAL = 'V400m-324688179';
-beforeAll(async () => {
+// Each test gets its own server: tests must pass in any order (jest --randomize).
+beforeEach(async () => {
   server = await startServer();
 });
-afterAll(() => server.stop());
+afterEach(() => server.stop());
 
 const company = () => server.management.GET('/companies/{companyId}/terminalSettings', { params: { path: { companyId: 'DemoCompany' } } });
 const merchant = () => server.management.GET('/merchants/{merchantId}/terminalSettings', { params: { path: { merchantId: 'DemoMerchantPOS' } } });
@@ -55,6 +56,14 @@ describe('GET /stores/{storeId}/terminalSettings, PATCH /stores/{storeId}/termin
   });
 
   test('When an empty value or an empty section is sent, then the inherited value comes back', async () => {
+    await server.management.PATCH('/merchants/{merchantId}/terminalSettings', {
+      params: { path: { merchantId: 'DemoMerchantPOS' } },
+      body: { receiptOptions: { headerLine1: 'Demo POS' } },
+    });
+    await server.management.PATCH('/stores/{storeId}/terminalSettings', {
+      params: { path: { storeId: STORE } },
+      body: { receiptOptions: { headerLine1: 'Amsterdam' }, localization: { language: 'nl' } },
+    });
     await server.management.PATCH('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } }, body: { localization: { language: '' } } });
     expect((await store()).data?.localization?.language).toBe('en');
     await server.management.PATCH('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } }, body: { receiptOptions: {} } });
@@ -73,6 +82,10 @@ describe('GET /terminals/{terminalId}/terminalSettings and PATCH /terminals/{ter
   });
 
   test('When passcodes are set with the advanced role, then they are shown to it and hidden from a credential without it, which cannot change them', async () => {
+    await server.management.PATCH('/terminals/{terminalId}/terminalSettings', {
+      params: { path: { terminalId: TERMINAL } },
+      body: { hardware: { restartHour: 5 } },
+    });
     const patched = await server.management.PATCH('/terminals/{terminalId}/terminalSettings', {
       params: { path: { terminalId: TERMINAL } },
       body: { passcodes: { adminMenuPin: '1357' } },

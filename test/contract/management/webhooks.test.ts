@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
 import { MERCHANT_KEY } from '../../helpers/keys.js';
 import { Receiver } from '../../helpers/receiver.js';
@@ -6,11 +6,12 @@ import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
 let receiver: Receiver;
-beforeAll(async () => {
+// Each test gets its own server: tests must pass in any order (jest --randomize).
+beforeEach(async () => {
   server = await startServer();
   receiver = await new Receiver().start();
 });
-afterAll(async () => {
+afterEach(async () => {
   await server.stop();
   await receiver.stop();
 });
@@ -68,6 +69,7 @@ describe('POST /merchants/{merchantId}/webhooks', () => {
 
 describe('GET /merchants/{merchantId}/webhooks', () => {
   test('When webhooks exist, then they are listed a page at a time', async () => {
+    await create();
     await create();
     const { data } = await server.management.GET('/merchants/{merchantId}/webhooks', { params: { path: m, query: { pageSize: 1 } } });
     expect(data?.data).toHaveLength(1);
