@@ -186,6 +186,9 @@ export const ARRANGE: Record<string, Arrange> = {
       ).id,
     },
   }),
+  // A minute, not the example's day: the examples run in any order, and a day would expire the
+  // key that the company-key rotation example has just rotated out (24 hours of grace).
+  advanceSandboxClock: async () => ({ body: { seconds: 60 } }),
   getMerchantApiCredential: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
   generateNewMerchantApiKey: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
   getAllowedOriginDetails: async (target) => ({
