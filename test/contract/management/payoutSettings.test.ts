@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
+// Each test gets its own server: tests must pass in any order (jest --randomize).
+beforeEach(async () => {
   server = await startServer();
 });
-afterAll(() => server.stop());
+afterEach(() => server.stop());
 
 const m = { merchantId: 'DemoMerchantECOM' };
 const add = (body: { transferInstrumentId: string; enabled?: boolean; enabledFromDate?: string }) =>
@@ -25,8 +26,17 @@ describe('POST /merchants/{merchantId}/payoutSettings and GET /merchants/{mercha
   });
 
   test('When several settings exist, then all are listed', async () => {
+    const ids = [];
+    for (const transferInstrumentId of [
+      'SE322JV223222F5GJVKHH6BDT',
+      'SE322JV223222F5GJVKHH6INVALID',
+      'SE322JV223222F5GJVKHH6PENDING',
+      'SE322JV223222F5GJVKHH6REJECTED',
+    ]) {
+      ids.push((await add({ transferInstrumentId })).data!.id);
+    }
     const { data } = await server.management.GET('/merchants/{merchantId}/payoutSettings', { params: { path: m } });
-    expect(data?.data?.length).toBeGreaterThanOrEqual(4);
+    expect(data?.data?.map((setting) => setting.id)).toEqual(expect.arrayContaining(ids));
   });
 
   test('When the transfer instrument is missing, then the answer is 422 naming it', async () => {
