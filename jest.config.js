@@ -10,6 +10,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],
   },
   globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
   setupFiles: ['<rootDir>/test/helpers/no-network.ts'],
   testTimeout: 30000,
 };

@@ -133,7 +133,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // Multipart framing and the description field around the file: a declared length beyond the
   // file limit plus this is refused before a byte is read.
   const uploadOverheadBytes = 64 * 1024;
-  const limiter = new RateLimiter(config.rateLimitPerMinute);
+  const limiter = new RateLimiter(store, config.rateLimitPerMinute);
   const routes = { checkout: routeTable('checkout', checkoutSpec), management: routeTable('management', managementSpec) };
 
   const validators = (spec: SpecDocument) =>
@@ -183,7 +183,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     if (matched.route.multipart && Number(req.get('content-length') ?? 0) > config.androidMaxApkBytes + uploadOverheadBytes) {
       throw new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed: at most ${config.androidMaxApkBytes} bytes` });
     }
-    if (operation.rateLimited) limiter.take(`${credential.id}\u0000${matched.route.operationId}`);
+    if (operation.rateLimited) await limiter.take(`${credential.id} ${matched.route.operationId}`);
   };
 
   /** After validation: the scope the parsed request decides (checkout's merchantAccount), then the handler. */

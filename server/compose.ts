@@ -13,7 +13,10 @@ import { createLogger, prettyDestination } from './kernel/logger.js';
 import { AndroidProcessor } from './management/android/android-processor.js';
 import { seedDemoData } from './seed.js';
 import { openStore } from './store/index.js';
-import type { Store } from './store/types.js';
+import type { Store } from './store/tx.js';
+
+/** PostgreSQL's SQLSTATE for a duplicate key. */
+const UNIQUE_VIOLATION = '23505';
 
 export interface Composition {
   deps: Deps;
@@ -48,13 +51,18 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const destination = options.logDestination ?? (await prettyDestination(config.mode));
   const logger = createLogger(config.logLevel, destination ? { destination } : {});
   const secret = loadServerSecret(config);
-  const store = openStore(config, apiKeyHasher(secret));
-  const metrics = new Metrics({ pendingDeliveries: () => store.read((tx) => tx.countPendingDeliveries()) });
+  const store = await openStore(config, apiKeyHasher(secret));
+  const metrics = new Metrics({ pendingDeliveries: () => store.read((tx) => tx.outbox.countPending()) });
   const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
   const clock: Clock = sandboxClock ?? systemClock;
-  const seed = await seedDemoData(store, new Date(), {
+  const demoKeys = {
     company: options.demoKeys?.company ?? config.demoCompanyApiKey,
     merchant: options.demoKeys?.merchant ?? config.demoMerchantApiKey,
+  };
+  const seed = await seedDemoData(store, new Date(), demoKeys).catch((error: unknown) => {
+    // Another instance starting on the same (PostgreSQL) database seeded it first: use what it made.
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    return seedDemoData(store, new Date(), demoKeys);
   });
   const redirects = await RedirectSigner.load(store, secret);
   const vault = loadCardVault(config);

@@ -16,6 +16,10 @@ export interface Config {
   publicBaseUrl: string;
   databasePath: string;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** postgres://… selects PostgreSQL (several instances may share it); unset keeps the SQLite file. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  databaseStatementTimeoutMs: number;
   validateResponses: boolean;
   bodyLimitBytes: number;
   logLevel: LogLevel;
@@ -100,6 +104,17 @@ const apiKey = (raw: string) => {
   return raw;
 };
 
+const postgresUrl = (raw: string): string => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('must be a URL such as postgres://user:password@127.0.0.1:5432/payments');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('must start with postgres:// or postgresql://');
+  return raw;
+};
+
 export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   mode: { env: 'APP_MODE', doc: 'sandbox (test controls on) or production', default: () => 'sandbox', parse: oneOf('sandbox', 'production') },
   host: { env: 'HOST', doc: 'interface to listen on', default: () => '127.0.0.1', parse: text },
@@ -107,6 +122,19 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   publicBaseUrl: { env: 'PUBLIC_BASE_URL', doc: 'external base address, e.g. https://pay.example.com', default: () => '', parse: text },
   databasePath: { env: 'DATABASE_PATH', doc: 'SQLite file (":memory:" keeps nothing)', default: () => './data/payments.sqlite', parse: text },
   sqliteSynchronous: { env: 'SQLITE_SYNCHRONOUS', doc: 'FULL (fsync every commit) or NORMAL', default: () => 'FULL', parse: oneOf('FULL', 'NORMAL') },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    doc: 'postgres://user:password@host:port/database selects PostgreSQL instead of the SQLite file',
+    default: () => undefined,
+    parse: postgresUrl,
+  },
+  databasePoolSize: { env: 'DATABASE_POOL_SIZE', doc: 'PostgreSQL connections per instance', default: () => 10, parse: integer(1, 500) },
+  databaseStatementTimeoutMs: {
+    env: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    doc: 'PostgreSQL cancels a statement that runs longer',
+    default: () => 10_000,
+    parse: integer(100, 600_000),
+  },
   validateResponses: {
     env: 'VALIDATE_RESPONSES',
     doc: 'validate every response against the spec',

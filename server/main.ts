@@ -21,7 +21,7 @@ function banner(config: Config, base: string, generatedKeys: { company?: string;
     `  health:        ${base}/health/live  ${base}/health/ready`,
     `  metrics:       ${base}/metrics`,
     `  mock (npm run mock): http://127.0.0.1:${MOCK_PORTS.checkout}/checkout/v71  http://127.0.0.1:${MOCK_PORTS.management}/management/v3`,
-    `  database:      ${config.databasePath}`,
+    `  database:      ${config.databaseUrl ? `PostgreSQL ${redactedUrl(config.databaseUrl)}` : `SQLite ${config.databasePath}`}`,
     `  demo keys (X-API-Key):`,
     `    ${DEMO.companyUsername} (${key('all roles', generatedKeys.company, 'DEMO_COMPANY_API_KEY', config.demoCompanyApiKey)}`,
     `    ${DEMO.merchantUsername} (${key(`${DEMO.merchantEcom}, checkout only`, generatedKeys.merchant, 'DEMO_MERCHANT_API_KEY', config.demoMerchantApiKey)}`,
@@ -99,3 +99,10 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
+
+/** A database URL without its password, for the start banner. */
+function redactedUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.password) url.password = '***';
+  return url.toString();
+}

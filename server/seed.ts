@@ -1,7 +1,8 @@
 import { CHECKOUT_ROLES, ALL_ROLES } from './kernel/auth/roles.js';
 import { newApiKey, newClientKey } from './kernel/auth/credentials.js';
 import { newPspReference } from './checkout/references.js';
-import type { Merchant, PaymentMethodSetting, Store, Tx } from './store/types.js';
+import type { Merchant, PaymentMethodSetting } from './store/types.js';
+import type { Store, Tx } from './store/tx.js';
 
 export const DEMO = {
   companyId: 'DemoCompany',
@@ -34,15 +35,15 @@ export interface SeedResult {
  * A key that already belongs to another credential stops the start, naming the variable.
  */
 async function applyDemoKey(tx: Tx, now: Date, credentialId: string, variable: string, key: string): Promise<boolean> {
-  if (!(await tx.getCredential(credentialId))) return false;
-  const keyHash = tx.hashApiKey(key);
-  const stored = await tx.getApiKey(keyHash);
+  if (!(await tx.credentials.get(credentialId))) return false;
+  const keyHash = tx.credentials.hashKey(key);
+  const stored = await tx.credentials.getKey(keyHash);
   if (stored && stored.credentialId !== credentialId) {
     throw new Error(`${variable} is already the API key of credential ${stored.credentialId}: give each seeded credential its own key`);
   }
   if (stored?.expiresAt === null) return false;
-  if (stored) await tx.updateApiKey({ ...stored, expiresAt: null });
-  else await tx.insertApiKey({ keyHash, credentialId, createdAt: now.toISOString(), expiresAt: null });
+  if (stored) await tx.credentials.updateKey({ ...stored, expiresAt: null });
+  else await tx.credentials.insertKey({ keyHash, credentialId, createdAt: now.toISOString(), expiresAt: null });
   return true;
 }
 
@@ -54,14 +55,14 @@ async function applyDemoKey(tx: Tx, now: Date, credentialId: string, variable: s
  */
 export async function seedDemoData(store: Store, now: Date, keys: { company?: string | undefined; merchant?: string | undefined }): Promise<SeedResult> {
   return store.transaction(async (tx) => {
-    if ((await tx.countCompanies()) > 0) {
+    if ((await tx.companies.count()) > 0) {
       const appliedKeys: SeedResult['appliedKeys'] = [];
       if (keys.company && (await applyDemoKey(tx, now, DEMO.companyCredentialId, 'DEMO_COMPANY_API_KEY', keys.company))) appliedKeys.push('company');
       if (keys.merchant && (await applyDemoKey(tx, now, DEMO.merchantCredentialId, 'DEMO_MERCHANT_API_KEY', keys.merchant))) appliedKeys.push('merchant');
       return { seeded: false, generatedKeys: {}, appliedKeys };
     }
     const createdAt = now.toISOString();
-    await tx.insertCompany({ id: DEMO.companyId, name: 'DemoCompany', createdAt });
+    await tx.companies.insert({ id: DEMO.companyId, name: 'DemoCompany', createdAt });
     const merchant = (id: string, name: string, overrides: Partial<Merchant>): Merchant => ({
       id,
       companyId: DEMO.companyId,
@@ -79,8 +80,8 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       createdAt,
       ...overrides,
     });
-    await tx.insertMerchant(merchant(DEMO.merchantEcom, 'Demo Merchant ECOM', { description: 'Online shop of the demo company' }));
-    await tx.insertMerchant(
+    await tx.merchants.insert(merchant(DEMO.merchantEcom, 'Demo Merchant ECOM', { description: 'Online shop of the demo company' }));
+    await tx.merchants.insert(
       merchant(DEMO.merchantPos, 'Demo Merchant POS', {
         description: 'Stores of the demo company; allows several partial captures',
         multiplePartialCaptures: true,
@@ -89,17 +90,17 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       }),
     );
     for (const merchantId of [DEMO.merchantEcom, DEMO.merchantPos]) {
-      for (const setting of defaultPaymentMethodSettings(merchantId, createdAt)) await tx.insertPaymentMethodSetting(setting);
+      for (const setting of defaultPaymentMethodSettings(merchantId, createdAt)) await tx.paymentMethodSettings.insert(setting);
     }
-    await tx.insertStore({ id: DEMO.storeAmsterdam, merchantId: DEMO.merchantPos, reference: 'AMS01', description: 'Amsterdam flagship' });
-    await tx.insertStore({ id: DEMO.storeRotterdam, merchantId: DEMO.merchantPos, reference: 'RTM02', description: 'Rotterdam' });
-    await tx.insertTerminal({ id: DEMO.terminalAmsterdam, storeId: DEMO.storeAmsterdam, model: 'S1F2' });
-    await tx.insertTerminal({ id: DEMO.terminalRotterdam, storeId: DEMO.storeRotterdam, model: 'V400m' });
-    await tx.putTerminalSettings('company', DEMO.companyId, { receiptOptions: { headerLine1: 'Demo Company' } }, createdAt);
+    await tx.terminals.insertStore({ id: DEMO.storeAmsterdam, merchantId: DEMO.merchantPos, reference: 'AMS01', description: 'Amsterdam flagship' });
+    await tx.terminals.insertStore({ id: DEMO.storeRotterdam, merchantId: DEMO.merchantPos, reference: 'RTM02', description: 'Rotterdam' });
+    await tx.terminals.insertTerminal({ id: DEMO.terminalAmsterdam, storeId: DEMO.storeAmsterdam, model: 'S1F2' });
+    await tx.terminals.insertTerminal({ id: DEMO.terminalRotterdam, storeId: DEMO.storeRotterdam, model: 'V400m' });
+    await tx.terminals.putSettings('company', DEMO.companyId, { receiptOptions: { headerLine1: 'Demo Company' } }, createdAt);
     const companyKey = keys.company ?? newApiKey();
     const merchantKey = keys.merchant ?? newApiKey();
     const base = { allowedIpAddresses: [], associatedMerchantAccounts: [], active: true, createdAt };
-    await tx.insertCredential({
+    await tx.credentials.insert({
       ...base,
       id: DEMO.companyCredentialId,
       companyId: DEMO.companyId,
@@ -109,7 +110,7 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       roles: [...ALL_ROLES],
       clientKey: newClientKey(),
     });
-    await tx.insertCredential({
+    await tx.credentials.insert({
       ...base,
       id: DEMO.merchantCredentialId,
       companyId: DEMO.companyId,
@@ -119,8 +120,8 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       roles: [...CHECKOUT_ROLES],
       clientKey: newClientKey(),
     });
-    await tx.insertApiKey({ keyHash: tx.hashApiKey(companyKey), credentialId: DEMO.companyCredentialId, createdAt, expiresAt: null });
-    await tx.insertApiKey({ keyHash: tx.hashApiKey(merchantKey), credentialId: DEMO.merchantCredentialId, createdAt, expiresAt: null });
+    await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(companyKey), credentialId: DEMO.companyCredentialId, createdAt, expiresAt: null });
+    await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(merchantKey), credentialId: DEMO.merchantCredentialId, createdAt, expiresAt: null });
     return {
       seeded: true,
       generatedKeys: { ...(keys.company ? {} : { company: companyKey }), ...(keys.merchant ? {} : { merchant: merchantKey }) },
@@ -157,7 +158,14 @@ export function defaultPaymentMethodSettings(merchantId: string, createdAt: stri
     updatedAt: createdAt,
     ...overrides,
   });
-  return [
+  // A millisecond apart, as if made one after the other: lists order settings by creation time.
+  const inOrder = (settings: PaymentMethodSetting[]) =>
+    settings.map((s, i) => ({
+      ...s,
+      createdAt: new Date(Date.parse(createdAt) + i).toISOString(),
+      updatedAt: new Date(Date.parse(createdAt) + i).toISOString(),
+    }));
+  return inOrder([
     setting('visa'),
     setting('mc'),
     setting('amex'),
@@ -173,5 +181,5 @@ export function defaultPaymentMethodSettings(merchantId: string, createdAt: stri
     setting('applepay', { channels: ['iOS', 'Web'], details: { applePay: { domains: ['shop.example.com'] } } }),
     setting('googlepay', { channels: ['Android', 'Web'] }),
     setting('giftcard', { storeIds: ['AMS01'], shopperInteraction: 'pos' }),
-  ];
+  ]);
 }

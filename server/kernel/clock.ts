@@ -1,4 +1,4 @@
-import type { Store, Tx } from '../store/types.js';
+import type { Store, Tx } from '../store/tx.js';
 
 /**
  * The time every time-based rule uses. Time belongs to a company: in sandbox mode each company
@@ -57,13 +57,13 @@ export class SandboxClocks implements AdjustableClock {
   }
 
   async refresh(tx: Tx): Promise<void> {
-    for (const { companyId, offsetSeconds } of await tx.listCompanyClockOffsets()) this.observe(companyId, offsetSeconds);
+    for (const { companyId, offsetSeconds } of await tx.companies.clockOffsets()) this.observe(companyId, offsetSeconds);
   }
 
   async advance(tx: Tx, companyId: string, seconds: number): Promise<number> {
-    const company = await tx.getCompany(companyId);
+    const company = await tx.companies.get(companyId);
     const next = (company?.clockOffsetSeconds ?? 0) + seconds;
-    await tx.setCompanyClockOffset(companyId, next);
+    await tx.companies.setClockOffset(companyId, next);
     // Taken at once: the transaction commits right after, and a clock that ran ahead of a
     // rolled-back write would only make this company's sandbox early, never lose acknowledged state.
     this.observe(companyId, next);

@@ -4,7 +4,7 @@ import type { CardVault } from './crypto/card-vault.js';
 import type { RedirectSigner } from './crypto/redirect-signer.js';
 import type { Metrics } from './http/metrics.js';
 import type { Logger } from './logger.js';
-import type { Store } from '../store/types.js';
+import type { Store } from '../store/tx.js';
 
 /** Work done in the background, in order (reading uploaded APKs). */
 export interface JobQueue {

@@ -59,6 +59,7 @@ export const ERR_UNSUPPORTED_MEDIA_TYPE = e(415, '702', 'Unsupported media type:
 export const ERR_NOT_FOUND_ROUTE = e(404, '000', 'Not Found', 'validation', '00_404');
 export const ERR_METHOD_NOT_ALLOWED = e(405, '000', 'Method not allowed', 'validation', '00_405');
 export const ERR_INTERNAL = e(500, '903', 'Internal error', 'internal', '00_500');
+export const ERR_UNAVAILABLE = e(503, '905', 'Service unavailable: the database cannot be reached; nothing was changed, retry shortly', 'internal', '00_503');
 
 // Authentication and authorisation.
 export const ERR_UNAUTHORIZED = e(401, '000', 'HTTP Status Response - Unauthorized', 'security', '00_401');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Store, Tx } from '../store/types.js';
+import type { Store, Tx } from '../store/tx.js';
+import type { IdempotencyRecord } from '../store/types.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
 import { type Caller, callerOf } from './http/request-context.js';
 
@@ -39,6 +40,11 @@ export type Work<T> = (tx: Tx, caller: Caller, req: Request) => Promise<T>;
 /** How long a stored response can be replayed: Adyen keeps keys at least 31 days. */
 export const IDEMPOTENCY_RETENTION_DAYS = 31;
 
+/** The status of a claimed key whose first request has not finished. */
+const IN_PROGRESS = 0;
+/** How long a claim of an outbound command may stay in progress before it is taken as abandoned. */
+const CLAIM_LAPSES_MS = 10 * 60_000;
+
 /** The moment before which a company's records have expired, on that company's clock. */
 export function idempotencyCutoff(now: Date): string {
   return new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 86_400_000).toISOString();
@@ -68,25 +74,12 @@ export class Commands {
 
   /** The stored response under the caller's key, unless it has expired (then it is deleted). */
   private async recorded(tx: Tx, caller: Caller, key: string) {
-    const prior = await tx.getIdempotencyRecord(caller.credential.id, key);
+    const prior = await tx.idempotency.get(caller.credential.id, key);
     if (prior && prior.createdAt < idempotencyCutoff(this.now(caller.credential.companyId))) {
-      await tx.deleteIdempotencyRecord(caller.credential.id, key);
+      await tx.idempotency.delete(caller.credential.id, key);
       return undefined;
     }
     return prior;
-  }
-
-  /** Stores the response of the first request under its key, for replays. */
-  private remember(tx: Tx, caller: Caller, key: string, fingerprint: string, status: number, body: unknown): Promise<void> {
-    return tx.insertIdempotencyRecord({
-      credentialId: caller.credential.id,
-      companyId: caller.credential.companyId,
-      key,
-      fingerprint,
-      statusCode: status,
-      body: JSON.stringify(body),
-      createdAt: this.now(caller.credential.companyId).toISOString(),
-    });
   }
 
   handler<T>(status: number, work: Work<T>): RequestHandler {
@@ -107,19 +100,19 @@ export class Commands {
       try {
         const outcome = await this.store.transaction(async (tx) => {
           const prior = await this.recorded(tx, caller, key);
-          if (prior) {
-            if (prior.fingerprint !== print) {
-              throw new ApiError(ERR_ALREADY_PROCESSED, {
-                message: 'request already processed or in progress: the Idempotency-Key was used for a different request',
-              });
-            }
-            return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown, replayed: true };
-          }
+          if (prior) return this.replay(prior, print);
           if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
           this.inFlight.add(scope);
           marked = true;
+          // The key is claimed in the database before the work: the same key sent to another
+          // instance at the same time waits on this claim and then replays what this one stored.
+          if (!(await tx.idempotency.claim(this.record(caller, key, print, IN_PROGRESS, '')))) {
+            const winner = await tx.idempotency.get(caller.credential.id, key);
+            if (!winner || winner.statusCode === IN_PROGRESS) throw new ApiError(ERR_ALREADY_PROCESSED);
+            return this.replay(winner, print);
+          }
           const body = await work(tx, caller, req);
-          await this.remember(tx, caller, key, print, status, body);
+          await tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body));
           return { status, body: body as unknown, replayed: false };
         });
         // The request log and the metrics count replays.
@@ -131,11 +124,37 @@ export class Commands {
     };
   }
 
+  /** The stored answer to repeat, if the repeat is the same request. */
+  private replay(prior: IdempotencyRecord, print: string): { status: number; body: unknown; replayed: true } {
+    if (prior.statusCode === IN_PROGRESS) throw new ApiError(ERR_ALREADY_PROCESSED);
+    if (prior.fingerprint !== print) {
+      throw new ApiError(ERR_ALREADY_PROCESSED, {
+        message: 'request already processed or in progress: the Idempotency-Key was used for a different request',
+      });
+    }
+    return { status: prior.statusCode, body: JSON.parse(prior.body) as unknown, replayed: true };
+  }
+
+  private record(caller: Caller, key: string, print: string, statusCode: number, body: string): IdempotencyRecord {
+    return {
+      credentialId: caller.credential.id,
+      companyId: caller.credential.companyId,
+      key,
+      fingerprint: print,
+      statusCode,
+      body,
+      createdAt: this.now(caller.credential.companyId).toISOString(),
+    };
+  }
+
   /**
    * For commands whose effect leaves this system (an outbound HTTP call): `prepare` runs in a
    * transaction, `effect` outside any (a slow third party must not hold the store), and with an
-   * Idempotency-Key the response is recorded afterwards. A crash between the effect and the
-   * record means a retry repeats the effect: such operations are at-least-once, and say so.
+   * Idempotency-Key the response is recorded afterwards. The key is claimed (committed, marked in
+   * progress) before the effect, so a repeat on any instance meanwhile gets 704; a failed effect
+   * releases the claim, and a claim left by a crashed process lapses after ten minutes. A crash
+   * between the effect and the record means a retry repeats the effect: such operations are
+   * at-least-once, and say so.
    */
   effectHandler<P, T>(status: number, prepare: Work<P>, effect: Effect<P, T>): RequestHandler {
     return async (req, res) => {
@@ -144,13 +163,19 @@ export class Commands {
       const scope = key === undefined ? undefined : `${caller.credential.id}\u0000${key}`;
       if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
       if (scope !== undefined) this.inFlight.add(scope);
+      let claimed = false;
       try {
         const print = fingerprint(req);
         const first = await this.store.transaction(async (tx) => {
           if (key !== undefined) {
-            const prior = await this.recorded(tx, caller, key);
-            if (prior && prior.fingerprint !== print) throw new ApiError(ERR_ALREADY_PROCESSED);
-            if (prior) return { replay: { status: prior.statusCode, body: JSON.parse(prior.body) as unknown } };
+            let prior = await this.recorded(tx, caller, key);
+            if (prior?.statusCode === IN_PROGRESS && Date.parse(prior.createdAt) < this.now(caller.credential.companyId).getTime() - CLAIM_LAPSES_MS) {
+              await tx.idempotency.delete(caller.credential.id, key);
+              prior = undefined;
+            }
+            if (prior) return { replay: this.replay(prior, print) };
+            if (!(await tx.idempotency.claim(this.record(caller, key, print, IN_PROGRESS, '')))) throw new ApiError(ERR_ALREADY_PROCESSED);
+            claimed = true;
           }
           return { prepared: await prepare(tx, caller, req) };
         });
@@ -159,15 +184,13 @@ export class Commands {
           return sendWithKey(res, first.replay.status, first.replay.body, key);
         }
         const body = await effect((first as { prepared: P }).prepared);
-        if (key !== undefined) {
-          await this.store.transaction(async (tx) => {
-            if (await tx.getIdempotencyRecord(caller.credential.id, key)) return;
-            await this.remember(tx, caller, key, print, status, body);
-          });
-        }
+        if (key !== undefined) await this.store.transaction((tx) => tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body)));
+        claimed = false;
         sendWithKey(res, status, body, key);
       } finally {
         if (scope !== undefined) this.inFlight.delete(scope);
+        // The effect failed: nothing is recorded, so the same request may be sent again.
+        if (claimed && key !== undefined) await this.store.transaction((tx) => tx.idempotency.delete(caller.credential.id, key)).catch(() => undefined);
       }
     };
   }

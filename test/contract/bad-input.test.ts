@@ -17,7 +17,7 @@ const raw = (path: string, init: { method?: string; body?: string; headers?: Rec
     ...(init.body !== undefined && { body: init.body }),
   });
 
-const countPayments = () => server.store.transaction(async (tx) => ((await tx.findLatestPaymentByReference('DemoMerchantECOM', 'bad-input')) ? 1 : 0));
+const countPayments = () => server.store.transaction(async (tx) => ((await tx.payments.latestByReference('DemoMerchantECOM', 'bad-input')) ? 1 : 0));
 
 const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 const valid = JSON.stringify(buildPaymentRequest({ reference: 'bad-input' }));

@@ -1,18 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Store } from '../../server/store/types.js';
+import type { Store } from '../../server/store/tx.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
 
 /** A store whose payment writes fail as a broken disk would. */
 const failingWrites = (store: Store): Store => ({
+  engine: store.engine,
   close: () => store.close(),
+  ping: () => store.ping(),
   read: (work) => store.read(work),
   transaction: (work) =>
     store.transaction((tx) =>
       work({
         ...tx,
-        insertPayment: async () => {
-          throw new Error('SQLITE_IOERR: disk I/O error at /secret/path/payments.sqlite');
+        payments: {
+          ...tx.payments,
+          insert: async () => {
+            throw new Error('SQLITE_IOERR: disk I/O error at /secret/path/payments.sqlite');
+          },
         },
       }),
     ),

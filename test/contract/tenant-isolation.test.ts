@@ -68,7 +68,7 @@ describe('Finding 1: idempotency keys are not shared across merchant accounts', 
     expect(own.pspReference).not.toBe(a.pspReference);
     expect(own).not.toEqual(a);
     expect(text).not.toContain(a.pspReference as string);
-    const stored = await bs.server.store.read((tx) => tx.getPayment(own.pspReference as string));
+    const stored = await bs.server.store.read((tx) => tx.payments.get(own.pspReference as string));
     expect(stored?.merchantAccount).toBe(DEMO.merchantPos);
   });
 
@@ -208,7 +208,7 @@ describe('Finding 3: refused uploads leave no file', () => {
 
 describe('Finding 4: merchant-level credentials do not reach company resources', () => {
   test('When a merchant-level credential with every role calls the company operations, then each answer is 403, no key is made and the company key still works', async () => {
-    const keysBefore = await bs.server.store.read((tx) => tx.listApiKeys(DEMO.companyCredentialId));
+    const keysBefore = await bs.server.store.read((tx) => tx.credentials.keys(DEMO.companyCredentialId));
     const before = await bs.snapshot();
     const c = `/companies/${DEMO.companyId}`;
     const calls: Array<[string, string, string, unknown?]> = [
@@ -230,7 +230,7 @@ describe('Finding 4: merchant-level credentials do not reach company resources',
     }
     expect(answers).toEqual(calls.map(([op]) => [op, 403]));
     expectUnchanged(before, await bs.snapshot());
-    expect(await bs.server.store.read((tx) => tx.listApiKeys(DEMO.companyCredentialId))).toEqual(keysBefore);
+    expect(await bs.server.store.read((tx) => tx.credentials.keys(DEMO.companyCredentialId))).toEqual(keysBefore);
     expect((await call('management', 'GET', '/me', COMPANY_KEY)).status).toBe(200);
   });
 
@@ -287,7 +287,7 @@ describe('A body sent to an operation that takes none', () => {
     expect(response.status).toBe(400);
     expectCheckout400((await response.json()) as Json);
     expectUnchanged(before, await bs.snapshot());
-    expect(await bs.server.store.read((tx) => tx.getStoredPaymentMethod(stored.id as string))).toBeDefined();
+    expect(await bs.server.store.read((tx) => tx.storedMethods.get(stored.id as string))).toBeDefined();
   });
 
   test('When a checkout GET carries a JSON body, then the answer is 400 in the checkout error shape', async () => {
@@ -324,6 +324,6 @@ describe('A body sent to an operation that takes none', () => {
     expect(response.status).toBe(400);
     expectManagement400((await response.json()) as Json);
     expectUnchanged(before, await bs.snapshot());
-    expect(await bs.server.store.read((tx) => tx.getPayoutSetting(created.id as string))).toBeDefined();
+    expect(await bs.server.store.read((tx) => tx.payouts.get(created.id as string))).toBeDefined();
   });
 });

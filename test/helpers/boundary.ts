@@ -1,10 +1,9 @@
 /**
- * Helpers for the authorization boundary tests: a test server on a temporary SQLite file (so that
- * a read-only connection can dump every table), snapshots of everything a refused request must
+ * Helpers for the authorization boundary tests: a test server on a fresh database of the run's
+ * engine (so that every table can be dumped), snapshots of everything a refused request must
  * leave alone (every table, the upload folder, the outbox), and credentials inserted through the
  * store with their API keys.
  */
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -12,11 +11,13 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Config } from '../../server/config.js';
 import { newClientKey } from '../../server/kernel/auth/credentials.js';
-import type { Merchant, Store } from '../../server/store/types.js';
+import type { Merchant } from '../../server/store/types.js';
+import type { Store } from '../../server/store/tx.js';
+import { freshDatabase } from './database.js';
 import { startServer, type TestServer } from './start-server.js';
 
 export interface Snapshot {
-  /** Every row of every table, by table name, in rowid/primary-key order. */
+  /** Every row of every table, by table name, in a stable order. */
   tables: Record<string, unknown[]>;
   /** Every file under the upload folder (recursive), as `relative/path:size`. */
   uploads: string[];
@@ -27,7 +28,6 @@ export interface Snapshot {
 export interface BoundaryServer {
   server: TestServer;
   dir: string;
-  databasePath: string;
   /** Waits for background work that writes (APK processing), then reads everything. */
   snapshot(): Promise<Snapshot>;
   stop(): Promise<void>;
@@ -48,30 +48,22 @@ export function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Starts the in-process server on a SQLite file in a fresh temporary folder, with its uploads beside it. */
+/** Starts the in-process server on a fresh database of this run's engine, with its uploads in a fresh temporary folder. */
 export async function startBoundaryServer(overrides: Partial<Config> = {}): Promise<BoundaryServer> {
   const dir = mkdtempSync(join(tmpdir(), 'boundary-'));
-  const databasePath = join(dir, 'payments.sqlite');
-  const server = await startServer({ databasePath, uploadDir: join(dir, 'uploads'), sqliteSynchronous: 'NORMAL', validateResponses: false, ...overrides });
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-  const tableNames = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
-  const dumps = tableNames.map((name) => {
-    const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql ?? '');
-    return [name, db.prepare(`SELECT * FROM "${name}"${withoutRowid ? '' : ' ORDER BY rowid'}`)] as const;
-  });
+  const database = await freshDatabase(dir);
+  const server = await startServer({ ...database.config, uploadDir: join(dir, 'uploads'), validateResponses: false, ...overrides });
   return {
     server,
     dir,
-    databasePath,
     async snapshot() {
       await server.android.idle();
-      const tables: Record<string, unknown[]> = {};
-      for (const [name, statement] of dumps) tables[name] = statement.all();
+      const tables = await database.dump();
       return { tables, uploads: listFiles(server.uploadDir), outboxEvents: tables.events?.length ?? -1 };
     },
     async stop() {
       await server.stop();
-      db.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -91,7 +83,7 @@ export async function insertCredential(store: Store, c: NewCredential): Promise<
   await store.transaction(async (tx) => {
     const createdAt = new Date().toISOString();
     const companyId = c.companyId ?? 'DemoCompany';
-    await tx.insertCredential({
+    await tx.credentials.insert({
       id: c.id,
       companyId,
       merchantId: c.merchantId,
@@ -104,7 +96,7 @@ export async function insertCredential(store: Store, c: NewCredential): Promise<
       clientKey: newClientKey(),
       createdAt,
     });
-    await tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId: c.id, createdAt, expiresAt: null });
+    await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(apiKey), credentialId: c.id, createdAt, expiresAt: null });
   });
   return apiKey;
 }
@@ -112,7 +104,9 @@ export async function insertCredential(store: Store, c: NewCredential): Promise<
 /** Adds a key to an existing credential (as a rotation would), returning it. */
 export async function addApiKey(store: Store, credentialId: string): Promise<string> {
   const apiKey = `boundary-extra-${credentialId}-${randomBytes(12).toString('hex')}`;
-  await store.transaction((tx) => tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId, createdAt: new Date().toISOString(), expiresAt: null }));
+  await store.transaction((tx) =>
+    tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(apiKey), credentialId, createdAt: new Date().toISOString(), expiresAt: null }),
+  );
   return apiKey;
 }
 
@@ -120,7 +114,7 @@ export async function addApiKey(store: Store, credentialId: string): Promise<str
 export async function insertCompany(store: Store, companyId: string, merchantId: string): Promise<void> {
   await store.transaction(async (tx) => {
     const createdAt = new Date().toISOString();
-    await tx.insertCompany({ id: companyId, name: companyId, createdAt });
+    await tx.companies.insert({ id: companyId, name: companyId, createdAt });
     const merchant: Merchant = {
       id: merchantId,
       companyId,
@@ -137,7 +131,7 @@ export async function insertCompany(store: Store, companyId: string, merchantId:
       pricingPlan: 'Standard',
       createdAt,
     };
-    await tx.insertMerchant(merchant);
+    await tx.merchants.insert(merchant);
   });
 }
 
@@ -213,13 +207,13 @@ export async function insertBoundaryFixtures(
   await insertCredential(store, { id: BOUNDARY.companyTarget, merchantId: null, roles: [roles.checkout] });
   await insertCredential(store, { id: BOUNDARY.ecomTarget, merchantId: 'DemoMerchantECOM', roles: [roles.checkout] });
   await store.transaction(async (tx) => {
-    await tx.insertStore({
+    await tx.terminals.insertStore({
       id: BOUNDARY.ecomStore,
       merchantId: 'DemoMerchantECOM',
       reference: BOUNDARY.ecomStoreReference,
       description: 'Boundary test store',
     });
-    await tx.insertTerminal({ id: BOUNDARY.ecomTerminal, storeId: BOUNDARY.ecomStore, model: 'V400m' });
+    await tx.terminals.insertTerminal({ id: BOUNDARY.ecomTerminal, storeId: BOUNDARY.ecomStore, model: 'V400m' });
   });
   return keys;
 }

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { freshDatabase, TEST_ENGINE } from './database.js';
 
 /** A free loopback port, chosen by the OS. */
 export async function freePort(): Promise<number> {
@@ -37,7 +40,19 @@ export async function waitFor(url: string, timeoutMs = 15_000, accept: (response
 }
 
 /** Runs the built server (dist/server/main.js) as its own process, the way `npm start` does. */
+/**
+ * A server process's environment on this run's engine: on the PostgreSQL run, the database of the
+ * folder the test chose for its SQLite file (the same database when the server is restarted).
+ */
+export async function engineEnv<E extends Record<string, string | undefined>>(env: E): Promise<E> {
+  if (TEST_ENGINE !== 'postgres' || env.DATABASE_URL) return env;
+  const path = env.DATABASE_PATH;
+  const dir = path && path !== ':memory:' ? dirname(path) : mkdtempSync(join(tmpdir(), 'db-'));
+  return { ...env, ...(await freshDatabase(dir)).env };
+}
+
 export async function spawnServer(env: Record<string, string>): Promise<RunningProcess> {
+  env = await engineEnv(env);
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'server', 'main.js')], {
@@ -57,7 +72,8 @@ export async function spawnServer(env: Record<string, string>): Promise<RunningP
 }
 
 export async function kill(processToKill: RunningProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (processToKill.child.exitCode !== null) return;
+  // Already ended (by itself, or by a signal: then exitCode stays null and signalCode is set).
+  if (processToKill.child.exitCode !== null || processToKill.child.signalCode !== null) return;
   const exited = new Promise((resolve) => processToKill.child.once('exit', resolve));
   processToKill.child.kill(signal);
   await exited;

@@ -9,8 +9,9 @@ import { type Config, loadConfig } from '../../server/config.js';
 import type { Dispatcher } from '../../server/kernel/events/dispatcher.js';
 import type { AndroidProcessor } from '../../server/management/android/android-processor.js';
 import { DEMO } from '../../server/seed.js';
-import type { Store } from '../../server/store/types.js';
+import type { Store } from '../../server/store/tx.js';
 import { createCheckoutClient, createManagementClient } from '../../client/index.js';
+import { freshDatabase, TEST_ENGINE, type TestDatabase } from './database.js';
 import { COMPANY_KEY, MERCHANT_KEY } from './keys.js';
 
 export interface TestServer {
@@ -43,10 +44,16 @@ export interface StartOptions {
 }
 
 export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
+  // On the PostgreSQL run every server gets a fresh database of its own, unless the test names one.
+  let database: TestDatabase | undefined;
+  if (TEST_ENGINE === 'postgres' && !overrides.databaseUrl) {
+    database = await freshDatabase();
+    overrides = { ...overrides, ...database.config };
+  }
   const config = loadConfig(
     {},
     {
-      logLevel: 'silent',
+      logLevel: (process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
       databasePath: ':memory:',
       port: 0,
       validateResponses: true,
@@ -90,6 +97,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await composition.close();
+      await database?.drop();
     },
   };
 }

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { SqliteStore } from '../../server/store/engines/sqlite.js';
 
-const migrationsDir = join(process.cwd(), 'server', 'store', 'sqlite', 'migrations');
+const migrationsDir = join(process.cwd(), 'server', 'store', 'migrations', 'sqlite');
 let store: SqliteStore;
 const open = () => (store = new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'store-')), 'db.sqlite'), synchronous: 'FULL', migrationsDir }));
 afterEach(() => store.close());
@@ -13,15 +13,15 @@ describe('SqliteStore', () => {
   test('When transactions are queued together, then one failing is rolled back alone and the others are committed', async () => {
     open();
     const results = await Promise.allSettled([
-      store.transaction(async (tx) => tx.putSetting('a', '1')),
+      store.transaction(async (tx) => tx.settings.put('a', '1')),
       store.transaction(async (tx) => {
-        await tx.putSetting('b', '2');
+        await tx.settings.put('b', '2');
         throw new Error('refused');
       }),
-      store.transaction(async (tx) => tx.putSetting('c', '3')),
+      store.transaction(async (tx) => tx.settings.put('c', '3')),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const values = await store.read(async (tx) => [await tx.getSetting('a'), await tx.getSetting('b'), await tx.getSetting('c')]);
+    const values = await store.read(async (tx) => [await tx.settings.get('a'), await tx.settings.get('b'), await tx.settings.get('c')]);
     expect(values).toEqual(['1', undefined, '3']);
   });
 
@@ -32,41 +32,41 @@ describe('SqliteStore', () => {
     let written!: () => void;
     const wrote = new Promise<void>((resolve) => (written = resolve));
     const writer = store.transaction(async (tx) => {
-      await tx.putSetting('k', 'v');
+      await tx.settings.put('k', 'v');
       written();
       await held;
     });
     await wrote;
-    expect(await store.read((tx) => tx.getSetting('k'))).toBeUndefined();
+    expect(await store.read((tx) => tx.settings.get('k'))).toBeUndefined();
     release();
     await writer;
-    expect(await store.read((tx) => tx.getSetting('k'))).toBe('v');
+    expect(await store.read((tx) => tx.settings.get('k'))).toBe('v');
   });
 
   test('When a read-only view is asked to write, then it fails and nothing is written', async () => {
     open();
     // Compared by message: the native module's errors may come from another test file's context, which `toThrow` does not recognise.
     const outcome = await store
-      .read((tx) => tx.putSetting('x', 'y'))
+      .read((tx) => tx.settings.put('x', 'y'))
       .then(
         () => 'wrote',
         (error: Error) => error.message,
       );
     expect(outcome).toMatch(/readonly/i);
-    expect(await store.transaction((tx) => tx.getSetting('x'))).toBeUndefined();
+    expect(await store.transaction((tx) => tx.settings.get('x'))).toBeUndefined();
   });
 
   test('When many transactions run at once, then each sees the writes of those before it (serial order)', async () => {
     open();
-    await store.transaction((tx) => tx.putSetting('counter', '0'));
+    await store.transaction((tx) => tx.settings.put('counter', '0'));
     await Promise.all(
       Array.from({ length: 50 }, () =>
         store.transaction(async (tx) => {
-          const n = Number(await tx.getSetting('counter'));
-          await tx.putSetting('counter', String(n + 1));
+          const n = Number(await tx.settings.get('counter'));
+          await tx.settings.put('counter', String(n + 1));
         }),
       ),
     );
-    expect(await store.read((tx) => tx.getSetting('counter'))).toBe('50');
+    expect(await store.read((tx) => tx.settings.get('counter'))).toBe('50');
   });
 });

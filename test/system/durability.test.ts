@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCheckoutClient } from '../../client/index.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
+import { freshDatabase } from '../helpers/database.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 import { eur } from '../helpers/payments.js';
 import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
@@ -15,7 +15,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-describe('The server process with its SQLite file', () => {
+describe('The server process with its database', () => {
   test('When a payment is captured and refunded and the server is killed with SIGKILL, then after a restart nothing acknowledged is lost', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durable-'));
     const env = { DATABASE_PATH: join(dir, 'payments.sqlite'), DEMO_COMPANY_API_KEY: COMPANY_KEY, DEMO_MERCHANT_API_KEY: MERCHANT_KEY };
@@ -59,10 +59,9 @@ describe('The server process with its SQLite file', () => {
 
     await kill(running, 'SIGKILL');
     running = undefined;
-    const db = new Database(env.DATABASE_PATH, { readonly: true });
-    const row = db.prepare('SELECT captured_value, refunded_value FROM payments WHERE psp_reference = ?').get(psp);
-    const modifications = db.prepare('SELECT kind, value FROM modifications WHERE payment_psp_reference = ? ORDER BY rowid').all(psp);
-    db.close();
+    const db = await freshDatabase(dir);
+    const [row] = await db.rows('SELECT captured_value, refunded_value FROM payments WHERE psp_reference = ?', [psp]);
+    const modifications = await db.rows('SELECT kind, value FROM modifications WHERE payment_psp_reference = ? ORDER BY created_at', [psp]);
     expect(row).toEqual({ captured_value: 1000, refunded_value: 1000 });
     expect(modifications).toEqual([
       { kind: 'capture', value: 1000 },
@@ -89,9 +88,7 @@ describe('The server process with its SQLite file', () => {
       body: JSON.stringify(buildPaymentRequest()),
     });
     expect(pay.status).toBe(200);
-    const db = new Database(join(dir, 'payments.sqlite'), { readonly: true });
-    const hashes = db.prepare('SELECT key_hash FROM api_keys').all() as Array<{ key_hash: string }>;
-    db.close();
+    const hashes = (await (await freshDatabase(dir)).rows('SELECT key_hash FROM api_keys')) as Array<{ key_hash: string }>;
     expect(hashes.map((h) => h.key_hash)).not.toContain(companyKey);
     expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h.key_hash))).toBe(true);
   });

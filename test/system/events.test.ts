@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { verifyHmacSignature } from '../../client/webhooks.js';
-import type { Store } from '../../server/store/types.js';
+import type { Store } from '../../server/store/tx.js';
 import { hmacValidator } from '../helpers/adyen-library.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { authorisedPayment, eur } from '../helpers/payments.js';
@@ -234,9 +234,12 @@ describe('Webhook delivery when a change rolls back', () => {
     sink = await new Receiver().start();
     // The capture's modification write fails after the payment and events were written in the transaction.
     const failingModifications = (store: Store): Store => ({
+      engine: store.engine,
       close: () => store.close(),
+      ping: () => store.ping(),
       read: (work) => store.read(work),
-      transaction: (work) => store.transaction((tx) => work({ ...tx, insertModification: async () => Promise.reject(new Error('disk full')) })),
+      transaction: (work) =>
+        store.transaction((tx) => work({ ...tx, payments: { ...tx.payments, insertModification: async () => Promise.reject(new Error('disk full')) } })),
     });
     broken = await startServer({}, { wrapStore: failingModifications });
     await setUp(broken, sink.url);

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
+import { engineEnv, kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
@@ -162,7 +162,7 @@ describe('README', () => {
     const databasePath = freshDataDir();
     await stop(await start(databasePath, { DEMO_COMPANY_API_KEY: 'my-local-company-key-123' }));
     const refused = await run(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
-      env: { ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_PATH: databasePath, DEMO_MERCHANT_API_KEY: 'my-local-company-key-123' },
+      env: await engineEnv({ ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_PATH: databasePath, DEMO_MERCHANT_API_KEY: 'my-local-company-key-123' }),
       timeout: 15_000,
     }).then(
       () => ({ code: 0, stderr: '' }),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Commands } from '../../server/kernel/idempotency.js';
 import { errorHandler } from '../../server/kernel/http/error-handler.js';
 import { createLogger } from '../../server/kernel/logger.js';
-import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { SqliteStore } from '../../server/store/engines/sqlite.js';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 
@@ -16,7 +16,7 @@ let url: string;
 let store: SqliteStore;
 
 beforeAll(async () => {
-  store = new SqliteStore({ path: ':memory:', synchronous: 'NORMAL', migrationsDir: join(process.cwd(), 'server/store/sqlite/migrations') });
+  store = new SqliteStore({ path: ':memory:', synchronous: 'NORMAL', migrationsDir: join(process.cwd(), 'server/store/migrations/sqlite') });
   const commands = new Commands(store, () => new Date());
   const app = express();
   app.use(express.json());

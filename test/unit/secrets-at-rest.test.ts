@@ -11,8 +11,8 @@ import { loadCardVault } from '../../server/kernel/crypto/card-vault.js';
 import { loadServerSecret, ServerSecret } from '../../server/kernel/crypto/server-secret.js';
 import { ApiError } from '../../server/kernel/errors.js';
 import { DEMO, seedDemoData } from '../../server/seed.js';
-import { openStore } from '../../server/store/index.js';
-import type { Store } from '../../server/store/types.js';
+import { openSqlite } from '../../server/store/index.js';
+import type { Store } from '../../server/store/tx.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 
 const open: Store[] = [];
@@ -25,7 +25,7 @@ const databaseIn = (sub = ''): string => join(mkdtempSync(join(tmpdir(), 'secret
 const secretOf = (byte: string) => new ServerSecret(Buffer.from(byte.repeat(32), 'hex'));
 
 function openAt(databasePath: string, secret: ServerSecret): Store {
-  const store = openStore({ databasePath, sqliteSynchronous: 'NORMAL' }, apiKeyHasher(secret));
+  const store = openSqlite({ databasePath, sqliteSynchronous: 'NORMAL' }, apiKeyHasher(secret));
   open.push(store);
   return store;
 }
@@ -71,7 +71,7 @@ describe('Secrets at rest', () => {
       expect(hashes).not.toContain(createHash('sha256').update(key).digest('hex'));
       expect(everything).not.toContain(key);
     }
-    expect(hashes).toContain(await store.read(async (tx) => tx.hashApiKey(COMPANY_KEY)));
+    expect(hashes).toContain(await store.read(async (tx) => tx.credentials.hashKey(COMPANY_KEY)));
   });
 
   test('When a key is still stored under its legacy SHA-256, then it authenticates once and is then stored under its keyed hash', async () => {
@@ -80,14 +80,19 @@ describe('Secrets at rest', () => {
     await seedDemoData(store, new Date(), { company: COMPANY_KEY, merchant: MERCHANT_KEY });
     const legacyKey = 'legacy-company-key-000000000000000001';
     await store.transaction((tx) =>
-      tx.insertApiKey({ keyHash: legacyApiKeyHash(legacyKey), credentialId: DEMO.companyCredentialId, createdAt: new Date().toISOString(), expiresAt: null }),
+      tx.credentials.insertKey({
+        keyHash: legacyApiKeyHash(legacyKey),
+        credentialId: DEMO.companyCredentialId,
+        createdAt: new Date().toISOString(),
+        expiresAt: null,
+      }),
     );
 
     expect((await authenticate(store, { apiKey: legacyKey }, now)).id).toBe(DEMO.companyCredentialId);
 
-    const keyed = await store.read(async (tx) => tx.hashApiKey(legacyKey));
-    expect(await store.read((tx) => tx.getApiKey(legacyApiKeyHash(legacyKey)))).toBeUndefined();
-    expect(await store.read((tx) => tx.getApiKey(keyed))).toMatchObject({ keyHash: keyed, credentialId: DEMO.companyCredentialId, expiresAt: null });
+    const keyed = await store.read(async (tx) => tx.credentials.hashKey(legacyKey));
+    expect(await store.read((tx) => tx.credentials.getKey(legacyApiKeyHash(legacyKey)))).toBeUndefined();
+    expect(await store.read((tx) => tx.credentials.getKey(keyed))).toMatchObject({ keyHash: keyed, credentialId: DEMO.companyCredentialId, expiresAt: null });
     expect((await authenticate(store, { apiKey: legacyKey }, now)).id).toBe(DEMO.companyCredentialId);
     expect(await status(authenticate(store, { apiKey: 'not-a-key-of-anyone-0000000000000001' }, now))).toBe(401);
   });
@@ -96,7 +101,7 @@ describe('Secrets at rest', () => {
     const path = databaseIn();
     const store = openAt(path, secretOf('a1'));
     // What earlier versions stored in plain text.
-    await store.transaction((tx) => tx.putSetting('checkout.redirectSecret', randomBytes(32).toString('hex')));
+    await store.transaction((tx) => tx.settings.put('checkout.redirectSecret', randomBytes(32).toString('hex')));
     const signer = await RedirectSigner.load(store, secretOf('a1'));
     const db = new Database(path, { readonly: true });
     const settings = db.prepare('SELECT key FROM settings').all() as Array<{ key: string }>;

@@ -1,5 +1,6 @@
 import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
-import type { Credential, Tx } from '../../store/types.js';
+import type { Credential } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 
 interface Campaign {
   id: string;

@@ -3,7 +3,8 @@ import type { Clock } from '../../kernel/clock.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { ApiError, ERR_LINK_EXPIRED, ERR_LINK_NOT_FOUND, ERR_LINK_NOT_PAYABLE } from '../../kernel/errors.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
-import type { Payment, PaymentLink, Store, Tx } from '../../store/types.js';
+import type { Payment, PaymentLink } from '../../store/types.js';
+import type { Store, Tx } from '../../store/tx.js';
 import { currentLink, payableLink, recordLinkPayment, shopperActor } from './payment-links.domain.js';
 import { makePayment, submitPaymentDetails } from '../payments/payments.domain.js';
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
@@ -142,11 +143,11 @@ function formFields(body: unknown): Record<string, string | undefined> {
 
 /** The company a link belongs to, whose sandbox clock decides its expiry ('' for an unknown link: real time). */
 async function companyOfLink(tx: Tx, id: string): Promise<string> {
-  return (await tx.getPaymentLink(id))?.companyId ?? '';
+  return (await tx.links.get(id))?.companyId ?? '';
 }
 
 async function viewOf(tx: Tx, link: PaymentLink): Promise<LinkView> {
-  return { link, merchantName: (await tx.getMerchant(link.merchantAccount))?.name ?? link.merchantAccount };
+  return { link, merchantName: (await tx.merchants.get(link.merchantAccount))?.name ?? link.merchantAccount };
 }
 
 /**
@@ -223,7 +224,7 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
     const redirectResult = typeof req.query.redirectResult === 'string' ? req.query.redirectResult : '';
     try {
       const outcome = await deps.store.transaction(async (tx) => {
-        const link = await tx.getPaymentLink(req.params.id);
+        const link = await tx.links.getForUpdate(req.params.id);
         if (!link) throw new ApiError({ status: 404, code: '000', message: 'Not Found', errorType: 'validation' });
         const now = deps.clock.now(link.companyId);
         const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, {

@@ -11,7 +11,8 @@ import {
   ERR_METADATA_SIZE,
   ERR_RECURRING_MODEL_REQUIRED,
 } from '../../kernel/errors.js';
-import type { Credential, PaymentLink, Tx } from '../../store/types.js';
+import type { Credential, PaymentLink } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -79,17 +80,18 @@ export async function createLink(tx: Tx, now: Date, credential: Credential, inpu
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertPaymentLink(link);
+  await tx.links.insert(link);
   return link;
 }
 
 /** A link as it stands now: an active link whose time has passed becomes expired (and is stored so). */
 export async function currentLink(tx: Tx, now: Date, id: string): Promise<PaymentLink | undefined> {
-  const link = await tx.getPaymentLink(id);
+  // Locked: its status and usage decide whether it may be paid, and paying it changes them.
+  const link = await tx.links.getForUpdate(id);
   if (!link) return undefined;
   if ((link.status === 'active' || link.status === 'paymentPending') && Date.parse(link.expiresAt) <= now.getTime()) {
     const expired: PaymentLink = { ...link, status: 'expired', updatedAt: now.toISOString() };
-    await tx.updatePaymentLink(expired);
+    await tx.links.update(expired);
     return expired;
   }
   return link;
@@ -98,7 +100,7 @@ export async function currentLink(tx: Tx, now: Date, id: string): Promise<Paymen
 /** GET /paymentLinks/{linkId}: a link of a merchant account the credential reaches. */
 export async function getLink(tx: Tx, now: Date, credential: Credential, id: string): Promise<PaymentLink> {
   const link = await currentLink(tx, now, id);
-  const merchant = link ? await tx.getMerchant(link.merchantAccount) : undefined;
+  const merchant = link ? await tx.merchants.get(link.merchantAccount) : undefined;
   if (!link || !merchant || !reaches(credential, merchant)) throw new ApiError(ERR_LINK_NOT_FOUND, { message: `PaymentLink ${id} not found` });
   return link;
 }
@@ -109,7 +111,7 @@ export async function expireLink(tx: Tx, now: Date, credential: Credential, id: 
   if (link.status === 'expired') return link;
   if (link.status === 'completed' || link.status === 'paid') throw new ApiError(ERR_LINK_NOT_PAYABLE);
   const expired: PaymentLink = { ...link, status: 'expired', updatedAt: now.toISOString() };
-  await tx.updatePaymentLink(expired);
+  await tx.links.update(expired);
   return expired;
 }
 
@@ -130,7 +132,7 @@ export async function recordLinkPayment(tx: Tx, now: Date, link: PaymentLink, re
   else status = 'active';
   if (status === link.status) return link;
   const updated: PaymentLink = { ...link, status, updatedAt: now.toISOString() };
-  await tx.updatePaymentLink(updated);
+  await tx.links.update(updated);
   return updated;
 }
 

@@ -1,5 +1,6 @@
 import { recordEvent } from '../../kernel/events/outbox.js';
-import type { Modification, ModificationKind, Payment, Tx } from '../../store/types.js';
+import type { Modification, ModificationKind, Payment } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { newPspReference } from '../references.js';
 
@@ -41,7 +42,7 @@ export async function recordModification(tx: Tx, now: Date, payment: Payment, in
     action: input.action ?? null,
     createdAt: now.toISOString(),
   };
-  await tx.insertModification(modification);
+  await tx.payments.insertModification(modification);
   for (const report of input.reports) {
     await recordEvent(tx, now, {
       companyId: payment.companyId,

@@ -13,7 +13,8 @@ import {
   ERR_PAYMENT_NOT_FOUND,
   ERR_REFUND_EXCEEDS_CAPTURED,
 } from '../../kernel/errors.js';
-import type { Credential, Modification, ModificationKind, Payment, Tx } from '../../store/types.js';
+import type { Credential, Modification, ModificationKind, Payment } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { settleDueCapture } from '../payments/payments.domain.js';
 import { recordModification } from './modification-record.js';
@@ -70,7 +71,7 @@ interface Context {
 /** The payment to modify, with any due automatic capture applied; another merchant account's payment is unknown. */
 async function paymentToModify(ctx: Context, pspReference: string, merchantAccount: string): Promise<Payment> {
   await requireMerchantAccount(ctx.tx, ctx.credential, merchantAccount);
-  const payment = await ctx.tx.getPaymentForUpdate(pspReference);
+  const payment = await ctx.tx.payments.getForUpdate(pspReference);
   if (!payment || payment.merchantAccount !== merchantAccount) throw new ApiError(ERR_PAYMENT_NOT_FOUND);
   return settleDueCapture(ctx.tx, ctx.now, payment);
 }
@@ -96,7 +97,7 @@ async function record(
 ): Promise<ModificationOutcome> {
   const outcome = outcomeOf(kind, details.reference);
   const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
-  await ctx.tx.updatePayment(updated);
+  await ctx.tx.payments.update(updated);
   const reports =
     outcome === 'failure'
       ? [{ eventCode: EVENT_CODES[kind], success: false, reason: 'Modification refused by the test value FAIL' }]
@@ -169,7 +170,7 @@ export async function cancelPayment(ctx: Context, pspReference: string, input: M
 /** Cancel by merchant reference (POST /cancels): the latest payment with that reference. */
 export async function cancelPaymentByReference(ctx: Context, input: ModificationInput & { paymentReference: string }): Promise<ModificationOutcome> {
   await requireMerchantAccount(ctx.tx, ctx.credential, input.merchantAccount);
-  const found = await ctx.tx.findLatestPaymentByReference(input.merchantAccount, input.paymentReference);
+  const found = await ctx.tx.payments.latestByReference(input.merchantAccount, input.paymentReference);
   if (!found) throw new ApiError(ERR_PAYMENT_NOT_FOUND, { message: `No payment with reference '${input.paymentReference}' for this merchant account` });
   return cancel(ctx, await settleDueCapture(ctx.tx, ctx.now, found), 'technicalCancel', input);
 }

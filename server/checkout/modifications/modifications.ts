@@ -1,6 +1,6 @@
 import { command, type HandlerDeps } from '../../kernel/http/handler.js';
 import type { Caller } from '../../kernel/http/request-context.js';
-import type { Tx } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import {
   cancelPayment,
   cancelPaymentByReference,

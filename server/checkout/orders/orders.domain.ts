@@ -10,7 +10,8 @@ import {
   ERR_ORDER_NOT_FOUND,
 } from '../../kernel/errors.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
-import type { Credential, Order, Payment, Tx } from '../../store/types.js';
+import type { Credential, Order, Payment } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newOrderData, newPspReference } from '../references.js';
@@ -44,7 +45,7 @@ export async function createOrder(tx: Tx, now: Date, credential: Credential, inp
     status: 'open',
     createdAt: now.toISOString(),
   };
-  await tx.insertOrder(order);
+  await tx.orders.insert(order);
   await reportOrder(tx, now, order, 'ORDER_OPENED', true);
   return order;
 }
@@ -67,7 +68,7 @@ async function reportOrder(tx: Tx, now: Date, order: Order, eventCode: 'ORDER_OP
 
 /** The order a request names, if pspReference and orderData both match an order of the merchant account. */
 async function findOrder(tx: Tx, merchantAccount: string, ref: { pspReference: string; orderData: string }): Promise<Order> {
-  const order = await tx.getOrderForUpdate(ref.pspReference);
+  const order = await tx.orders.getForUpdate(ref.pspReference);
   if (!order || order.merchantAccount !== merchantAccount || order.orderData !== ref.orderData) throw new ApiError(ERR_ORDER_NOT_FOUND);
   return order;
 }
@@ -99,12 +100,12 @@ function assertPayable(order: Order, now: Date, amount: Money): void {
 
 /** Books an authorised payment against its order; the order completes when nothing remains. */
 export async function chargeOrder(tx: Tx, now: Date, orderPspReference: string, amount: Money): Promise<Order> {
-  const order = await tx.getOrderForUpdate(orderPspReference);
+  const order = await tx.orders.getForUpdate(orderPspReference);
   if (!order) throw new ApiError(ERR_ORDER_NOT_FOUND);
   assertPayable(order, now, amount);
   const charged: Order = { ...order, remainingValue: order.remainingValue - amount.value };
   if (charged.remainingValue === 0) charged.status = 'completed';
-  await tx.updateOrder(charged);
+  await tx.orders.update(charged);
   if (charged.status === 'completed') await reportOrder(tx, now, charged, 'ORDER_CLOSED', true);
   return charged;
 }
@@ -122,8 +123,8 @@ export async function cancelOrder(tx: Tx, now: Date, credential: Credential, inp
   await requireMerchantAccount(tx, credential, input.merchantAccount);
   const order = await findOrder(tx, input.merchantAccount, input.order);
   if (order.status !== 'open') throw new ApiError(ERR_ORDER_CLOSED);
-  await tx.updateOrder({ ...order, status: 'cancelled' });
-  for (const payment of await tx.listPaymentsOfOrder(order.pspReference)) {
+  await tx.orders.update({ ...order, status: 'cancelled' });
+  for (const payment of await tx.payments.ofOrder(order.pspReference)) {
     await unwind(tx, now, payment);
   }
   await reportOrder(tx, now, order, 'ORDER_CLOSED', false);
@@ -134,7 +135,7 @@ async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
   if (payment.resultCode !== 'Authorised' || payment.cancelled) return;
   const additionalData = { 'order.cancelled': 'true' };
   if (payment.capturedValue === 0) {
-    await tx.updatePayment({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
+    await tx.payments.update({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
     const authorised = { currency: payment.currency, value: payment.authorisedValue };
     await recordModification(tx, now, payment, {
       kind: 'cancel',
@@ -146,7 +147,7 @@ async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
     return;
   }
   const open = payment.capturedValue - payment.refundedValue;
-  await tx.updatePayment({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() });
+  await tx.payments.update({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() });
   if (open > 0) {
     const refund = { currency: payment.currency, value: open };
     await recordModification(tx, now, payment, {

@@ -1,6 +1,7 @@
 import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import { ApiError, ERR_CANNOT_DECRYPT, ERR_CARD_MISSING } from '../../kernel/errors.js';
-import type { Credential, Tx } from '../../store/types.js';
+import type { Credential } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { detectBrands } from '../payments/cards.js';
 import { acceptedCardBrands } from './payment-methods.domain.js';
 

@@ -1,5 +1,6 @@
 import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
-import type { Credential, PaymentMethodSetting, StoredPaymentMethod, Tx } from '../../store/types.js';
+import type { Credential, PaymentMethodSetting, StoredPaymentMethod } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 
 /** Card brands are configured one by one but offered together as the `scheme` method. */
@@ -84,7 +85,7 @@ export function offeredMethods(settings: PaymentMethodSetting[], query: PaymentM
 
 /** The card brands a merchant account accepts (optionally in a country). */
 export async function acceptedCardBrands(tx: Tx, merchantId: string, countryCode?: string): Promise<string[]> {
-  const settings = await tx.listPaymentMethodSettings(merchantId);
+  const settings = await tx.paymentMethodSettings.list(merchantId);
   const query: PaymentMethodsQuery = { merchantAccount: merchantId, storeFiltrationMode: 'skipFilter', ...(countryCode && { countryCode }) };
   return CARD_BRANDS.filter((brand) => settings.some((s) => s.type === brand && fits(s, query)));
 }
@@ -97,9 +98,9 @@ export async function listPaymentMethods(
   query: PaymentMethodsQuery,
 ): Promise<{ paymentMethods: OfferedMethod[]; storedPaymentMethods?: StoredPaymentMethod[] }> {
   const merchant = await requireMerchantAccount(tx, credential, query.merchantAccount);
-  const paymentMethods = offeredMethods(await tx.listPaymentMethodSettings(merchant.id), query);
+  const paymentMethods = offeredMethods(await tx.paymentMethodSettings.list(merchant.id), query);
   if (!query.shopperReference) return { paymentMethods };
-  const tokens = await tx.listStoredPaymentMethods(merchant.id, query.shopperReference);
+  const tokens = await tx.storedMethods.list(merchant.id, query.shopperReference);
   const month = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
   const current = tokens.filter((t) => Number(t.expiryYear) * 12 + Number(t.expiryMonth) >= month);
   return { paymentMethods, storedPaymentMethods: current };

@@ -1,5 +1,6 @@
 import { type Response, Router } from 'express';
-import type { Payment, Store } from '../../store/types.js';
+import type { Payment } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 import { pendingRedirect } from './payments.domain.js';
 import type { RedirectOutcome, RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import { escapeHtml, formatMoney, hostedAssets, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
@@ -63,7 +64,7 @@ export function hosted3ds(store: Store, signer: RedirectSigner): Router {
   const waiting = async (psp: string, res: Response) => {
     const found = await store.transaction(async (tx) => {
       const payment = await pendingRedirect(tx, psp);
-      return payment && { payment, merchantName: (await tx.getMerchant(payment.merchantAccount))?.name ?? payment.merchantAccount };
+      return payment && { payment, merchantName: (await tx.merchants.get(payment.merchantAccount))?.name ?? payment.merchantAccount };
     });
     if (!found) messagePage(res, 404, 'Nothing to verify', 'No payment waits for authentication here: it was already answered, or the link is wrong.');
     return found;

@@ -4,7 +4,8 @@ import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_INVALID_DETAILS, ERR_PAYPAL_PAYMENT_DATA } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Credential, Merchant, Order, Payment, RecurringProcessingModel, Store, StoredPaymentMethod, Tx } from '../../store/types.js';
+import type { Credential, Merchant, Order, Payment, RecurringProcessingModel, StoredPaymentMethod } from '../../store/types.js';
+import type { Store, Tx } from '../../store/tx.js';
 import { CHALLENGE_CARDS, EXPIRED_CARD, NOT_AUTHENTICATED, type Card, type CardInput, isExpired, readCard, type Refusal, TEST_REFUSALS } from './cards.js';
 import type { Money } from '../money.js';
 import { chargeOrder, orderForPayment } from '../orders/orders.domain.js';
@@ -114,9 +115,13 @@ async function reportAutoCapture(tx: Tx, now: Date, payment: Payment): Promise<v
 export async function settleDueCaptures(store: Store, clock: Clock): Promise<void> {
   const horizon = clock.latest().toISOString();
   const isDue = (p: Payment) => p.autoCaptureAt !== null && p.autoCaptureAt <= clock.now(p.companyId).toISOString();
-  if (!(await store.read((tx) => tx.dueAutoCaptures(horizon, 100))).some(isDue)) return;
+  if (!(await store.read((tx) => tx.payments.dueAutoCaptures(horizon, 100))).some(isDue)) return;
   await store.transaction(async (tx) => {
-    for (const payment of (await tx.dueAutoCaptures(horizon, 100)).filter(isDue)) await settleDueCapture(tx, clock.now(payment.companyId), payment);
+    for (const due of (await tx.payments.dueAutoCaptures(horizon, 100)).filter(isDue)) {
+      // Read again, locked: another instance's dispatcher (or a request) may have settled it meanwhile.
+      const payment = await tx.payments.getForUpdate(due.pspReference);
+      if (payment && isDue(payment)) await settleDueCapture(tx, clock.now(payment.companyId), payment);
+    }
   });
 }
 
@@ -127,7 +132,7 @@ export async function settleDueCaptures(store: Store, clock: Clock): Promise<voi
 export async function settleDueCapture(tx: Tx, now: Date, payment: Payment): Promise<Payment> {
   const settled = settleAutoCapture(payment, now);
   if (settled === payment) return payment;
-  await tx.updatePayment(settled);
+  await tx.payments.update(settled);
   await reportAutoCapture(tx, now, settled);
   return settled;
 }
@@ -221,7 +226,7 @@ export async function makePayment(ctx: PaymentContext, credential: Credential, i
       cardBrand: 'paypal',
       paymentData: newPaymentData(),
     };
-    await tx.insertPayment(payment);
+    await tx.payments.insert(payment);
     return { payment, order: await bookOnOrder(tx, now, payment) };
   }
 
@@ -251,7 +256,7 @@ export async function makePayment(ctx: PaymentContext, credential: Credential, i
     });
     payment.storedPaymentMethodId = created.id;
   }
-  await tx.insertPayment(payment);
+  await tx.payments.insert(payment);
   await reportResult(tx, now, payment);
   if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   const order = await bookOnOrder(tx, now, payment);
@@ -263,11 +268,11 @@ async function bookOnOrder(tx: Tx, now: Date, payment: Payment): Promise<Order |
   if (payment.resultCode === 'Authorised') {
     return chargeOrder(tx, now, payment.orderPspReference, { currency: payment.currency, value: payment.authorisedValue });
   }
-  return tx.getOrderForUpdate(payment.orderPspReference);
+  return tx.orders.getForUpdate(payment.orderPspReference);
 }
 
 async function reachable(tx: Tx, credential: Credential, payment: Payment | undefined): Promise<Payment | undefined> {
-  const merchant = payment ? await tx.getMerchant(payment.merchantAccount) : undefined;
+  const merchant = payment ? await tx.merchants.get(payment.merchantAccount) : undefined;
   return payment && merchant && reaches(credential, merchant) ? payment : undefined;
 }
 
@@ -286,14 +291,14 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
   let payment: Payment;
   if (details.redirectResult) {
     const result = signer.read(details.redirectResult);
-    const found = result && (await reachable(tx, credential, await tx.getPaymentForUpdate(result.pspReference)));
+    const found = result && (await reachable(tx, credential, await tx.payments.getForUpdate(result.pspReference)));
     // A result of another company's payment is as unknown as a forged one.
     if (!result || !found) throw new ApiError(ERR_INVALID_DETAILS, { message: "Invalid payment method details: 'details.redirectResult' is not valid" });
     if (found.detailsSubmitted || found.resultCode !== 'RedirectShopper') throw new ApiError(ERR_ALREADY_PROCESSED);
     const submitted: Payment = { ...found, detailsSubmitted: true };
     payment = result.outcome === 'authorised' ? authorise(submitted, now) : refuse(submitted, NOT_AUTHENTICATED, now);
   } else if (details.orderID || details.payerID) {
-    const found = input.paymentData ? await reachable(tx, credential, await tx.findPaymentByPaymentData(input.paymentData)) : undefined;
+    const found = input.paymentData ? await reachable(tx, credential, await tx.payments.byPaymentData(input.paymentData)) : undefined;
     if (!found || found.resultCode !== 'Pending')
       throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: send the latest 'paymentData' of the pending PayPal payment" });
     payment = authorise({ ...found, detailsSubmitted: true }, now);
@@ -302,7 +307,7 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
       message: "Invalid payment method details: send 'details.redirectResult', or 'details.orderID' with 'paymentData'",
     });
   }
-  await tx.updatePayment(payment);
+  await tx.payments.update(payment);
   await reportResult(tx, now, payment);
   if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   const order = await bookOnOrder(tx, now, payment);
@@ -311,6 +316,6 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
 
 /** The payment a hosted 3D Secure page is for, if it still waits for the shopper. */
 export async function pendingRedirect(tx: Tx, pspReference: string): Promise<Payment | undefined> {
-  const payment = await tx.getPayment(pspReference);
+  const payment = await tx.payments.get(pspReference);
   return payment && payment.resultCode === 'RedirectShopper' && !payment.detailsSubmitted ? payment : undefined;
 }

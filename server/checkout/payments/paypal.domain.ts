@@ -1,6 +1,7 @@
 import { reaches } from '../../kernel/auth/credentials.js';
 import { ApiError, ERR_CURRENCY_MISMATCH, ERR_DELIVERY_METHODS, ERR_PAYPAL_NOT_PENDING, ERR_PAYPAL_PAYMENT_DATA } from '../../kernel/errors.js';
-import type { Credential, Tx } from '../../store/types.js';
+import type { Credential } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { newPaymentData } from './payments.domain.js';
 
@@ -18,8 +19,8 @@ export interface UpdateOrderInput {
  * pending payment's amount changes. paymentData must be the latest; a new one is handed out.
  */
 export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credential, input: UpdateOrderInput): Promise<{ paymentData: string }> {
-  const payment = await tx.getPaymentForUpdate(input.pspReference);
-  const merchant = payment ? await tx.getMerchant(payment.merchantAccount) : undefined;
+  const payment = await tx.payments.getForUpdate(input.pspReference);
+  const merchant = payment ? await tx.merchants.get(payment.merchantAccount) : undefined;
   if (!payment || !merchant || !reaches(credential, merchant) || payment.paymentMethodType !== 'paypal' || payment.resultCode !== 'Pending') {
     throw new ApiError(ERR_PAYPAL_NOT_PENDING);
   }
@@ -33,6 +34,6 @@ export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credentia
       throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${money.currency} does not match the payment currency ${payment.currency}` });
   }
   const paymentData = newPaymentData();
-  await tx.updatePayment({ ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() });
+  await tx.payments.update({ ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() });
   return { paymentData };
 }

@@ -10,7 +10,8 @@ import {
   ERR_SESSION_NOT_FOUND,
   ERR_SESSION_RESULT,
 } from '../../kernel/errors.js';
-import type { CheckoutSession, Credential, Payment, Tx } from '../../store/types.js';
+import type { CheckoutSession, Credential, Payment } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { type PaymentContext, type PaymentMethodInput, makePayment, type PaymentOutcome } from '../payments/payments.domain.js';
 
@@ -65,13 +66,13 @@ export async function createSession(tx: Tx, now: Date, credential: Credential, i
     expiresAt: expiresAt.toISOString(),
     createdAt: now.toISOString(),
   };
-  await tx.insertSession(session);
+  await tx.sessions.insert(session);
   return session;
 }
 
 async function visibleSession(tx: Tx, credential: Credential, id: string): Promise<CheckoutSession> {
-  const session = await tx.getSession(id);
-  const merchant = session ? await tx.getMerchant(session.merchantAccount) : undefined;
+  const session = await tx.sessions.get(id);
+  const merchant = session ? await tx.merchants.get(session.merchantAccount) : undefined;
   if (!session || !merchant || !reaches(credential, merchant)) throw new ApiError(ERR_SESSION_NOT_FOUND, { message: `Session ${id} not found` });
   return session;
 }
@@ -93,7 +94,7 @@ export async function payInSession(
   const session = await visibleSession(ctx.tx, credential, id);
   if (opened('session', input.sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
   if (Date.parse(session.expiresAt) <= ctx.now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
-  const earlier = await ctx.tx.listPaymentsOfSession(id);
+  const earlier = await ctx.tx.payments.ofSession(id);
   if (earlier.some((p) => p.resultCode === 'Authorised')) throw new ApiError(ERR_SESSION_COMPLETED);
   const f = session.fields as Record<string, unknown> & {
     amount: Money;
@@ -138,6 +139,6 @@ export async function sessionResult(tx: Tx, now: Date, credential: Credential, i
   const session = await visibleSession(tx, credential, id);
   if (opened('result', result, mac) !== id)
     throw new ApiError(ERR_SESSION_RESULT, { message: "Invalid field 'sessionResult': it does not belong to this session" });
-  const payments = await tx.listPaymentsOfSession(id);
+  const payments = await tx.payments.ofSession(id);
   return { session, payments, status: sessionStatus(session, payments, now) };
 }

@@ -2,7 +2,8 @@ import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import { ApiError, ERR_FIELD_INVALID, ERR_TOKEN_NOT_FOUND } from '../../kernel/errors.js';
-import type { Credential, Merchant, RecurringProcessingModel, StoredPaymentMethod, Tx } from '../../store/types.js';
+import type { Credential, Merchant, RecurringProcessingModel, StoredPaymentMethod } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { type Card, type CardInput, isExpired, readCard } from '../payments/cards.js';
 import { newPspReference } from '../references.js';
 
@@ -39,7 +40,7 @@ export async function storeCard(
     encryptedNumber: vault.encrypt(card.number),
     createdAt: now.toISOString(),
   };
-  await tx.insertStoredPaymentMethod(token);
+  await tx.storedMethods.insert(token);
   await recordEvent(tx, now, {
     companyId: merchant.companyId,
     merchantAccount: merchant.id,
@@ -75,7 +76,7 @@ export async function createToken(tx: Tx, now: Date, vault: CardVault, credentia
 
 /** A token of this shopper on this merchant account; anyone else's is not found. */
 export async function tokenOf(tx: Tx, merchantAccount: string, shopperReference: string | undefined, id: string): Promise<StoredPaymentMethod> {
-  const token = await tx.getStoredPaymentMethod(id);
+  const token = await tx.storedMethods.get(id);
   if (!token || token.merchantAccount !== merchantAccount || token.shopperReference !== shopperReference) throw new ApiError(ERR_TOKEN_NOT_FOUND);
   return token;
 }
@@ -83,14 +84,14 @@ export async function tokenOf(tx: Tx, merchantAccount: string, shopperReference:
 /** GET /storedPaymentMethods */
 export async function listTokens(tx: Tx, credential: Credential, merchantAccount: string, shopperReference: string): Promise<StoredPaymentMethod[]> {
   await requireMerchantAccount(tx, credential, merchantAccount);
-  return tx.listStoredPaymentMethods(merchantAccount, shopperReference);
+  return tx.storedMethods.list(merchantAccount, shopperReference);
 }
 
 /** DELETE /storedPaymentMethods/{id} */
 export async function deleteToken(tx: Tx, credential: Credential, merchantAccount: string, shopperReference: string, id: string): Promise<void> {
   await requireMerchantAccount(tx, credential, merchantAccount);
   const token = await tokenOf(tx, merchantAccount, shopperReference, id);
-  await tx.deleteStoredPaymentMethod(token.id);
+  await tx.storedMethods.delete(token.id);
 }
 
 /** The card of a token, for a payment or a forward. The number leaves the vault only here. */

@@ -1,13 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerSecret } from '../crypto/server-secret.js';
 import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_UNAUTHORIZED } from '../errors.js';
-import type { Credential, Merchant, Store, Tx } from '../../store/types.js';
+import type { Credential, Merchant } from '../../store/types.js';
+import type { Store, Tx } from '../../store/tx.js';
 
 /**
  * The keyed hash API keys are stored and looked up under: HMAC-SHA256 with a key derived from the
  * server secret, so that a copied database alone gives nothing to guess keys against. (A fast
  * hash is enough: generated keys are long random strings and keys from the environment have at
- * least 20 characters.) The store is opened with it and offers it as `tx.hashApiKey`.
+ * least 20 characters.) The store is opened with it and offers it as `tx.credentials.hashKey`.
  */
 export function apiKeyHasher(secret: ServerSecret): (apiKey: string) => string {
   const key = secret.derive('api-key-hash');
@@ -48,7 +49,7 @@ export async function authenticate(store: Store, presented: Presented, now: (com
   if (found !== LEGACY) return found;
   return store.transaction(async (tx) => {
     const legacy = legacyApiKeyHash(presented.apiKey);
-    if (await tx.getApiKey(legacy)) await tx.rekeyApiKey(legacy, tx.hashApiKey(presented.apiKey));
+    if (await tx.credentials.getKey(legacy)) await tx.credentials.rekey(legacy, tx.credentials.hashKey(presented.apiKey));
     const upgraded = await credentialOf(tx, presented, now);
     if (upgraded === LEGACY) throw new ApiError(ERR_UNAUTHORIZED);
     return upgraded;
@@ -56,14 +57,14 @@ export async function authenticate(store: Store, presented: Presented, now: (com
 }
 
 async function credentialOf(tx: Tx, presented: Presented, now: (companyId: string) => Date): Promise<Credential | typeof LEGACY> {
-  const hash = tx.hashApiKey(presented.apiKey);
-  const key = await tx.getApiKey(hash);
+  const hash = tx.credentials.hashKey(presented.apiKey);
+  const key = await tx.credentials.getKey(hash);
   if (!key) {
-    if (await tx.getApiKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
+    if (await tx.credentials.getKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
     throw new ApiError(ERR_UNAUTHORIZED);
   }
   if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
-  const credential = await tx.getCredential(key.credentialId);
+  const credential = await tx.credentials.get(key.credentialId);
   if (!credential || !credential.active) throw new ApiError(ERR_UNAUTHORIZED);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
   if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
@@ -79,7 +80,7 @@ export function reaches(credential: Credential, merchant: Merchant): boolean {
 
 /** The merchant account a checkout request names, if the caller may use it; else 403 code 901. */
 export async function requireMerchantAccount(tx: Tx, credential: Credential, merchantAccount: string): Promise<Merchant> {
-  const merchant = await tx.getMerchant(merchantAccount);
+  const merchant = await tx.merchants.get(merchantAccount);
   if (!merchant || !reaches(credential, merchant)) throw new ApiError(ERR_INVALID_MERCHANT_ACCOUNT);
   return merchant;
 }

@@ -1,5 +1,6 @@
 import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, type Area } from '../errors.js';
-import type { Credential, Tx } from '../../store/types.js';
+import type { Credential } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { reaches } from './credentials.js';
 import { describeRequirement, type Requirement, satisfies } from './roles.js';
 
@@ -51,13 +52,13 @@ export async function checkPathScope(tx: Tx, credential: Credential, scope: Scop
     case 'merchantPath':
       return checkMerchant(tx, credential, params.merchantId ?? '');
     case 'storePath': {
-      const store = await tx.getStore(params.storeId ?? '');
+      const store = await tx.terminals.getStore(params.storeId ?? '');
       if (!store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Store ${params.storeId ?? ''} not found` });
       return checkMerchant(tx, credential, store.merchantId, `Store ${store.id}`);
     }
     case 'terminalPath': {
-      const terminal = await tx.getTerminal(params.terminalId ?? '');
-      const store = terminal && (await tx.getStore(terminal.storeId));
+      const terminal = await tx.terminals.getTerminal(params.terminalId ?? '');
+      const store = terminal && (await tx.terminals.getStore(terminal.storeId));
       if (!terminal || !store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
       return checkMerchant(tx, credential, store.merchantId, `Terminal ${terminal.id}`);
     }
@@ -72,7 +73,7 @@ export async function checkPathScope(tx: Tx, credential: Credential, scope: Scop
  * either); one of its own company outside a merchant-level credential's reach is forbidden.
  */
 async function checkMerchant(tx: Tx, credential: Credential, merchantId: string, named = `Merchant account ${merchantId}`): Promise<void> {
-  const merchant = await tx.getMerchant(merchantId);
+  const merchant = await tx.merchants.get(merchantId);
   if (!merchant || merchant.companyId !== credential.companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `${named} not found` });
   if (!reaches(credential, merchant)) throw forbidden(`Not allowed: the credential does not reach merchant account ${merchantId}`);
 }
@@ -89,7 +90,7 @@ export async function checkRequestScope(
   const source = scope === 'merchantBody' ? request.body : request.query;
   const merchantAccount = source !== null && typeof source === 'object' ? (source as Record<string, unknown>).merchantAccount : undefined;
   if (typeof merchantAccount !== 'string') return; // absent: the request schema decides whether that is allowed
-  const merchant = await tx.getMerchant(merchantAccount);
+  const merchant = await tx.merchants.get(merchantAccount);
   if (merchant && reaches(credential, merchant)) return;
   throw area === 'checkout'
     ? new ApiError(ERR_INVALID_MERCHANT_ACCOUNT)

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerSecret } from './server-secret.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 
 export type RedirectOutcome = 'authorised' | 'refused';
 
@@ -23,7 +23,7 @@ export class RedirectSigner {
    */
   static async load(store: Store, secret: ServerSecret): Promise<RedirectSigner> {
     await store.transaction(async (tx) => {
-      if ((await tx.getSetting(LEGACY_SECRET_SETTING)) !== undefined) await tx.deleteSetting(LEGACY_SECRET_SETTING);
+      if ((await tx.settings.get(LEGACY_SECRET_SETTING)) !== undefined) await tx.settings.delete(LEGACY_SECRET_SETTING);
     });
     return new RedirectSigner(secret.derive('redirect-signing'));
   }

@@ -2,7 +2,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../../config.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import type { Logger } from '../logger.js';
-import type { Delivery, Store } from '../../store/types.js';
+import type { Delivery } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 import { idempotencyCutoff } from '../idempotency.js';
 import { toNotification } from './notification.js';
 import { sendNotification, type SendOptions } from './sender.js';
@@ -98,7 +99,7 @@ export class Dispatcher {
     const { store, clock } = this.deps;
     const due = await store.read(async (tx) => {
       await clock.refresh(tx);
-      return tx.dueDeliveries(clock.latest().toISOString());
+      return tx.outbox.dueDeliveries(clock.latest().toISOString());
     });
     return due.filter((d) => d.nextAttemptAt <= clock.now(d.companyId ?? '').toISOString());
   }
@@ -111,14 +112,13 @@ export class Dispatcher {
     const { store, clock } = this.deps;
     return store.transaction(async (tx) => {
       let purged = 0;
-      for (const { companyId } of await tx.listCompanyClockOffsets())
-        purged += await tx.purgeIdempotencyRecords(companyId, idempotencyCutoff(clock.now(companyId)));
+      for (const { companyId } of await tx.companies.clockOffsets()) purged += await tx.idempotency.purge(companyId, idempotencyCutoff(clock.now(companyId)));
       return purged;
     });
   }
 
   private async purgeWhenDue(): Promise<void> {
-    const clocks = await this.deps.store.read((tx) => tx.listCompanyClockOffsets());
+    const clocks = await this.deps.store.read((tx) => tx.companies.clockOffsets());
     const signature = clocks.map((c) => `${c.companyId}:${c.offsetSeconds}`).join(',');
     if (signature === this.purgedFor && Date.now() - this.purgedAt < 60_000) return;
     await this.purgeIdempotencyRecords();
@@ -145,7 +145,14 @@ export class Dispatcher {
 
   private async deliver(delivery: Delivery): Promise<void> {
     const { store, clock, vault } = this.deps;
-    const loaded = await store.transaction(async (tx) => ({ event: await tx.getEvent(delivery.eventId), webhook: await tx.getWebhook(delivery.webhookId) }));
+    // Leased first (committed): another instance that read the same due delivery skips it; if
+    // this process dies mid-send, the lease lapses and another instance delivers the event.
+    const leaseUntil = new Date(Date.now() + this.options.timeoutMs + LEASE_MARGIN_MS).toISOString();
+    if (!(await store.transaction((tx) => tx.outbox.lease(delivery, leaseUntil, new Date().toISOString())))) return;
+    const loaded = await store.transaction(async (tx) => ({
+      event: await tx.outbox.getEvent(delivery.eventId),
+      webhook: await tx.webhooks.get(delivery.webhookId),
+    }));
     if (!loaded.event || !loaded.webhook) return;
     const { event, webhook } = loaded;
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
@@ -166,11 +173,11 @@ export class Dispatcher {
       ms: result.durationMs,
     });
     await store.transaction(async (tx) => {
-      const current = await tx.getDelivery(delivery.webhookId, delivery.eventId);
+      const current = await tx.outbox.getDelivery(delivery.webhookId, delivery.eventId);
       // Sent again or removed meanwhile: this attempt no longer decides anything.
       if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
       const now = clock.now(webhook.companyId);
-      await tx.insertAttempt({
+      await tx.outbox.insertAttempt({
         webhookId: webhook.id,
         eventId: event.id!,
         attemptedAt: now.toISOString(),
@@ -179,25 +186,28 @@ export class Dispatcher {
         error: result.error,
         durationMs: result.durationMs,
       });
-      const stored = await tx.getWebhook(webhook.id);
+      const stored = await tx.webhooks.get(webhook.id);
       if (result.outcome === 'accepted') {
-        await tx.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });
-        if (stored?.hasError) await tx.updateWebhook({ ...stored, hasError: false, updatedAt: now.toISOString() });
+        await tx.outbox.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });
+        if (stored?.hasError) await tx.webhooks.update({ ...stored, hasError: false, updatedAt: now.toISOString() });
         return;
       }
       const failures = current.attempts + 1;
       const next = nextAttemptAfter(failures, new Date(event.createdAt), now, this.options);
-      await tx.updateDelivery({
+      await tx.outbox.updateDelivery({
         ...current,
         attempts: failures,
         status: next ? 'pending' : 'failed',
         nextAttemptAt: (next ?? now).toISOString(),
         updatedAt: now.toISOString(),
       });
-      if (stored && !stored.hasError) await tx.updateWebhook({ ...stored, hasError: true, updatedAt: now.toISOString() });
+      if (stored && !stored.hasError) await tx.webhooks.update({ ...stored, hasError: true, updatedAt: now.toISOString() });
     });
   }
 }
+
+/** How long a lease outlives the attempt's timeout (time to record the outcome). */
+const LEASE_MARGIN_MS = 30_000;
 
 /** The dispatcher's settings from the configuration; webhooks pass the same outbound guard as /forward. */
 export function dispatcherOptionsFrom(config: Config) {

@@ -1,4 +1,5 @@
-import type { OutboxEvent, Tx } from '../../store/types.js';
+import type { OutboxEvent } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 
 export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'> &
   Partial<Pick<OutboxEvent, 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'>>;
@@ -10,7 +11,7 @@ export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'a
  */
 export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise<number> {
   const at = now.toISOString();
-  const id = await tx.insertEvent({
+  const id = await tx.outbox.insertEvent({
     reason: '',
     originalReference: null,
     paymentMethod: null,
@@ -19,8 +20,8 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     eventDate: at,
     createdAt: at,
   });
-  for (const webhook of await tx.activeWebhooks(event.merchantAccount)) {
-    await tx.insertDelivery({
+  for (const webhook of await tx.webhooks.active(event.merchantAccount)) {
+    await tx.outbox.insertDelivery({
       webhookId: webhook.id,
       eventId: id,
       queueSeq: id,

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticate, type Presented } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_UNAUTHORIZED } from '../errors.js';
 import type { Caller } from './request-context.js';
 

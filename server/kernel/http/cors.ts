@@ -1,7 +1,7 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
 import { originAllowed } from '../auth/origins.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_NOT_ALLOWED } from '../errors.js';
 import { callerOf } from './request-context.js';
 
@@ -31,7 +31,7 @@ export function corsCheck(store: Store): RequestHandler {
     const origin = req.get('origin');
     if (!origin) return next();
     const { credential } = callerOf(res);
-    const origins = await store.read((tx) => tx.listAllowedOrigins(credential.id));
+    const origins = await store.read((tx) => tx.credentials.origins(credential.id));
     if (!originAllowed(origins, origin))
       throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
     actual(req, res, next);

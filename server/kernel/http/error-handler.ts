@@ -8,6 +8,7 @@ import {
   ERR_FIELD_INVALID,
   ERR_FIELD_REQUIRED,
   ERR_INTERNAL,
+  ERR_UNAVAILABLE,
   ERR_MALFORMED_JSON,
   ERR_METHOD_NOT_ALLOWED,
   ERR_NOT_FOUND_ROUTE,
@@ -18,6 +19,7 @@ import {
   toManagementError,
 } from '../errors.js';
 import { requestIdOf } from './request-context.js';
+import { StoreUnavailableError } from '../../store/unavailable.js';
 
 interface ValidatorIssue {
   path?: string;
@@ -114,6 +116,8 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
     if (status === 413)
       return { error: new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${bodyLimit} bytes` }), unexpected: false };
   }
+  // The database is away (PostgreSQL down or restarting): the request changed nothing and may be sent again.
+  if (err instanceof StoreUnavailableError) return { error: new ApiError(ERR_UNAVAILABLE, { retryAfter: 1 }), unexpected: false };
   return { error: new ApiError(ERR_INTERNAL), unexpected: true };
 }
 

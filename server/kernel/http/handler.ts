@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { operations as CheckoutOperations } from '../../../generated/checkout.js';
 import type { operations as ManagementOperations } from '../../../generated/management.js';
 import type { Deps } from '../deps.js';
-import type { Tx } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import type { Commands } from '../idempotency.js';
 import { type Caller, callerOf } from './request-context.js';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 
 export interface HealthOptions {
   /** True once the process is shutting down: it is alive but no longer ready for new work. */
@@ -29,8 +29,8 @@ export function health(store: Store, options: HealthOptions = {}): Router {
     let timer: NodeJS.Timeout | undefined;
     try {
       const probe = store.read(async (tx) => {
-        await tx.listCompanyClockOffsets();
-        await tx.countPendingDeliveries();
+        await tx.companies.clockOffsets();
+        await tx.outbox.countPending();
       });
       const late = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`the store did not answer within ${timeoutMs} ms`)), timeoutMs);

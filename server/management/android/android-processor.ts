@@ -1,6 +1,6 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/tx.js';
 import { processedApp } from './android.domain.js';
 
 /**
@@ -21,7 +21,7 @@ export class AndroidProcessor {
   }
 
   async recover(): Promise<void> {
-    for (const app of await this.deps.store.transaction((tx) => tx.listProcessingAndroidApps())) this.enqueue(app.id);
+    for (const app of await this.deps.store.transaction((tx) => tx.android.processingApps())) this.enqueue(app.id);
   }
 
   /** Resolves when everything queued so far is processed (tests and shutdown). */
@@ -30,12 +30,12 @@ export class AndroidProcessor {
   }
 
   private async process(id: string): Promise<void> {
-    const app = await this.deps.store.transaction((tx) => tx.getAndroidApp(id));
+    const app = await this.deps.store.transaction((tx) => tx.android.getApp(id));
     if (!app || app.status !== 'processing') return;
     const done = await processedApp(app, this.deps.clock.now(app.companyId));
     await this.deps.store.transaction(async (tx) => {
-      const current = await tx.getAndroidApp(id);
-      if (current?.status === 'processing') await tx.updateAndroidApp(done);
+      const current = await tx.android.getApp(id);
+      if (current?.status === 'processing') await tx.android.updateApp(done);
     });
   }
 }

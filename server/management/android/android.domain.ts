@@ -2,7 +2,8 @@ import { X509Certificate, randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { extname, basename } from 'node:path';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
-import type { AndroidApp, AndroidCertificate, Credential, Tx } from '../../store/types.js';
+import type { AndroidApp, AndroidCertificate, Credential } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleCompany } from '../accounts/accounts.domain.js';
 import { InvalidApkError, readApkManifest } from './apk.js';
 import type { PageRequest } from '../pagination.js';
@@ -22,12 +23,12 @@ const missingFile = () =>
 
 export async function listApps(tx: Tx, credential: Credential, companyId: string, filter: { packageName?: string; versionCode?: number }, page: PageRequest) {
   await visibleCompany(tx, credential, companyId);
-  return tx.listAndroidApps(companyId, filter, (page.pageNumber - 1) * page.pageSize, page.pageSize);
+  return tx.android.listApps(companyId, filter, (page.pageNumber - 1) * page.pageSize, page.pageSize);
 }
 
 export async function appOf(tx: Tx, credential: Credential, companyId: string, id: string): Promise<AndroidApp> {
   await visibleCompany(tx, credential, companyId);
-  const app = await tx.getAndroidApp(id);
+  const app = await tx.android.getApp(id);
   if (!app || app.companyId !== companyId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Android app ${id} not found` });
   return app;
 }
@@ -64,7 +65,7 @@ export async function registerApp(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertAndroidApp(app);
+  await tx.android.insertApp(app);
   return app;
 }
 
@@ -91,13 +92,13 @@ export async function processedApp(app: AndroidApp, now: Date): Promise<AndroidA
 export async function reprocessApp(tx: Tx, now: Date, credential: Credential, companyId: string, id: string): Promise<AndroidApp> {
   const app = await appOf(tx, credential, companyId, id);
   const again: AndroidApp = { ...app, status: 'processing', updatedAt: now.toISOString() };
-  await tx.updateAndroidApp(again);
+  await tx.android.updateApp(again);
   return again;
 }
 
 export async function listCertificates(tx: Tx, credential: Credential, companyId: string, filter: { name?: string }, page: PageRequest) {
   await visibleCompany(tx, credential, companyId);
-  return tx.listAndroidCertificates(companyId, filter, (page.pageNumber - 1) * page.pageSize, page.pageSize);
+  return tx.android.listCertificates(companyId, filter, (page.pageNumber - 1) * page.pageSize, page.pageSize);
 }
 
 /** Reads a `.pem` or `.crt` certificate; anything else is refused. The file is not kept. */
@@ -148,6 +149,6 @@ export async function registerCertificate(
     status: 'ready',
     createdAt: now.toISOString(),
   };
-  await tx.insertAndroidCertificate(certificate);
+  await tx.android.insertCertificate(certificate);
   return certificate;
 }

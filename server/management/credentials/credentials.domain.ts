@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { newApiKey } from '../../kernel/auth/credentials.js';
 import { parseOrigin } from '../../kernel/auth/origins.js';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
-import type { AllowedOrigin, Credential, Page, Tx } from '../../store/types.js';
+import type { AllowedOrigin, Credential, Page } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleCompany, visibleMerchant } from '../accounts/accounts.domain.js';
 import type { PageRequest } from '../pagination.js';
 
@@ -15,27 +16,27 @@ export interface CredentialView {
 }
 
 async function withOrigins(tx: Tx, credential: Credential): Promise<CredentialView> {
-  return { credential, origins: await tx.listAllowedOrigins(credential.id) };
+  return { credential, origins: await tx.credentials.origins(credential.id) };
 }
 
 const notFound = (id: string) => new ApiError(ERR_NOT_FOUND_ENTITY, { message: `API credential ${id} not found` });
 
 export async function listCompanyCredentials(tx: Tx, caller: Credential, companyId: string, page: PageRequest): Promise<Page<CredentialView>> {
   await visibleCompany(tx, caller, companyId);
-  const { items, total } = await tx.listCredentials(companyId, null, (page.pageNumber - 1) * page.pageSize, page.pageSize);
+  const { items, total } = await tx.credentials.list(companyId, null, (page.pageNumber - 1) * page.pageSize, page.pageSize);
   return { items: await Promise.all(items.map((c) => withOrigins(tx, c))), total };
 }
 
 export async function listMerchantCredentials(tx: Tx, caller: Credential, merchantId: string, page: PageRequest): Promise<Page<CredentialView>> {
   const merchant = await visibleMerchant(tx, caller, merchantId);
-  const { items, total } = await tx.listCredentials(merchant.companyId, merchant.id, (page.pageNumber - 1) * page.pageSize, page.pageSize);
+  const { items, total } = await tx.credentials.list(merchant.companyId, merchant.id, (page.pageNumber - 1) * page.pageSize, page.pageSize);
   return { items: await Promise.all(items.map((c) => withOrigins(tx, c))), total };
 }
 
 /** A company-level credential of a company the caller sees. */
 export async function companyCredential(tx: Tx, caller: Credential, companyId: string, id: string): Promise<CredentialView> {
   await visibleCompany(tx, caller, companyId);
-  const credential = await tx.getCredential(id);
+  const credential = await tx.credentials.get(id);
   if (!credential || credential.companyId !== companyId || credential.merchantId !== null) throw notFound(id);
   return withOrigins(tx, credential);
 }
@@ -43,7 +44,7 @@ export async function companyCredential(tx: Tx, caller: Credential, companyId: s
 /** A credential of a merchant account the caller reaches. */
 export async function merchantCredential(tx: Tx, caller: Credential, merchantId: string, id: string): Promise<CredentialView> {
   await visibleMerchant(tx, caller, merchantId);
-  const credential = await tx.getCredential(id);
+  const credential = await tx.credentials.get(id);
   if (!credential || credential.merchantId !== merchantId) throw notFound(id);
   return withOrigins(tx, credential);
 }
@@ -54,11 +55,11 @@ export async function merchantCredential(tx: Tx, caller: Credential, merchantId:
  */
 export async function rotateApiKey(tx: Tx, now: Date, credential: Credential): Promise<string> {
   const graceEnds = new Date(now.getTime() + OLD_KEY_GRACE_MS).toISOString();
-  for (const key of await tx.listApiKeys(credential.id)) {
-    if (key.expiresAt === null) await tx.updateApiKey({ ...key, expiresAt: graceEnds });
+  for (const key of await tx.credentials.keys(credential.id)) {
+    if (key.expiresAt === null) await tx.credentials.updateKey({ ...key, expiresAt: graceEnds });
   }
   const apiKey = newApiKey();
-  await tx.insertApiKey({ keyHash: tx.hashApiKey(apiKey), credentialId: credential.id, createdAt: now.toISOString(), expiresAt: null });
+  await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(apiKey), credentialId: credential.id, createdAt: now.toISOString(), expiresAt: null });
   return apiKey;
 }
 
@@ -71,7 +72,7 @@ export async function addAllowedOrigin(tx: Tx, now: Date, caller: Credential, do
       invalidFields: [{ name: 'domain', value: domain, message: parsed.problem }],
     });
   }
-  const existing = await tx.listAllowedOrigins(caller.id);
+  const existing = await tx.credentials.origins(caller.id);
   if (existing.some((o) => o.domain === parsed.origin)) {
     throw new ApiError(ERR_FIELD_INVALID, {
       message: `Invalid field 'domain': ${parsed.origin} is already allowed`,
@@ -84,13 +85,13 @@ export async function addAllowedOrigin(tx: Tx, now: Date, caller: Credential, do
     domain: parsed.origin,
     createdAt: now.toISOString(),
   };
-  await tx.insertAllowedOrigin(origin);
+  await tx.credentials.insertOrigin(origin);
   return origin;
 }
 
 /** An allowed origin of the calling credential; another credential's is not found. */
 export async function ownAllowedOrigin(tx: Tx, caller: Credential, id: string): Promise<AllowedOrigin> {
-  const origin = await tx.getAllowedOrigin(id);
+  const origin = await tx.credentials.getOrigin(id);
   if (!origin || origin.credentialId !== caller.id) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Allowed origin ${id} not found` });
   return origin;
 }

@@ -100,7 +100,7 @@ export const generateNewMerchantApiKey = operation('generateNewMerchantApiKey')(
 
 /** GET /me/allowedOrigins */
 export const getAllowedOrigins = operation('getAllowedOrigins')(async ({ caller: { credential }, req }, deps) => {
-  const origins = await deps.store.read((tx) => tx.listAllowedOrigins(credential.id));
+  const origins = await deps.store.read((tx) => tx.credentials.origins(credential.id));
   const b = base(deps, req);
   return { data: origins.map((o) => toOriginView(o, b)) };
 });
@@ -121,6 +121,6 @@ export const getAllowedOriginDetails = operation('getAllowedOriginDetails')(asyn
 export const removeAllowedOrigin = operation('removeAllowedOrigin')(async ({ path, caller: { credential } }, deps) => {
   await deps.store.transaction(async (tx) => {
     const origin = await domain.ownAllowedOrigin(tx, credential, path.originId);
-    await tx.deleteAllowedOrigin(origin.id);
+    await tx.credentials.deleteOrigin(origin.id);
   });
 });

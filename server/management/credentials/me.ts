@@ -24,7 +24,7 @@ export function credentialLinks(c: Credential, base: string) {
 /** GET /me: the credential that made the request. */
 export const getApiCredentialDetails = operation('getApiCredentialDetails')(async ({ caller: { credential: c }, req }, deps) => {
   const base = `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
-  const [company, origins] = await deps.store.read(async (tx) => [await tx.getCompany(c.companyId), await tx.listAllowedOrigins(c.id)] as const);
+  const [company, origins] = await deps.store.read(async (tx) => [await tx.companies.get(c.companyId), await tx.credentials.origins(c.id)] as const);
   return {
     id: c.id,
     username: c.username,

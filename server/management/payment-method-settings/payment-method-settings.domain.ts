@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, ERR_NOT_FOUND_ENTITY, invalidField } from '../../kernel/errors.js';
-import type { Credential, PaymentMethodSetting, Tx } from '../../store/types.js';
+import type { Credential, PaymentMethodSetting } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 import type { PageRequest } from '../pagination.js';
 
@@ -43,7 +44,7 @@ const sameStores = (a: string[], b: string[]) => [...a].sort().join('\u0000') ==
 
 async function settingOf(tx: Tx, credential: Credential, merchantId: string, id: string): Promise<PaymentMethodSetting> {
   await visibleMerchant(tx, credential, merchantId);
-  const setting = await tx.getPaymentMethodSetting(id);
+  const setting = await tx.paymentMethodSettings.get(id);
   if (!setting || setting.merchantId !== merchantId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Payment method ${id} not found` });
   return setting;
 }
@@ -56,7 +57,7 @@ export async function listSettings(
   page: PageRequest,
 ) {
   await visibleMerchant(tx, credential, merchantId);
-  const all = (await tx.listPaymentMethodSettings(merchantId)).filter(
+  const all = (await tx.paymentMethodSettings.list(merchantId)).filter(
     (s) =>
       (filter.storeId === undefined || s.storeIds.includes(filter.storeId)) &&
       (filter.businessLineId === undefined || s.businessLineId === filter.businessLineId),
@@ -69,7 +70,7 @@ export async function listSettings(
 export async function requestPaymentMethod(tx: Tx, now: Date, credential: Credential, merchantId: string, input: SetupInput): Promise<PaymentMethodSetting> {
   const merchant = await visibleMerchant(tx, credential, merchantId);
   const storeIds = input.storeIds ?? [];
-  const existing = await tx.listPaymentMethodSettings(merchant.id);
+  const existing = await tx.paymentMethodSettings.list(merchant.id);
   if (existing.some((s) => s.type === input.type && sameStores(s.storeIds, storeIds))) throw invalid('type', input.type, 'is already set up for these stores');
   const setting: PaymentMethodSetting = {
     id: `PM${randomBytes(12).toString('hex').toUpperCase().slice(0, 23)}`,
@@ -91,7 +92,7 @@ export async function requestPaymentMethod(tx: Tx, now: Date, credential: Creden
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertPaymentMethodSetting(setting);
+  await tx.paymentMethodSettings.insert(setting);
   return setting;
 }
 
@@ -120,7 +121,7 @@ export async function updatePaymentMethod(
     details: { ...setting.details, ...details(input) },
     updatedAt: now.toISOString(),
   };
-  await tx.updatePaymentMethodSetting(updated);
+  await tx.paymentMethodSettings.update(updated);
   return updated;
 }
 
@@ -130,7 +131,7 @@ export async function addApplePayDomains(tx: Tx, now: Date, credential: Credenti
   if (setting.type !== 'applepay') throw invalid('paymentMethodId', id, `is a ${setting.type} setting, not Apple Pay`);
   const current = ((setting.details.applePay as { domains?: string[] } | undefined)?.domains ?? []).slice();
   for (const domain of domains) if (!current.includes(domain)) current.push(domain);
-  await tx.updatePaymentMethodSetting({ ...setting, details: { ...setting.details, applePay: { domains: current } }, updatedAt: now.toISOString() });
+  await tx.paymentMethodSettings.update({ ...setting, details: { ...setting.details, applePay: { domains: current } }, updatedAt: now.toISOString() });
 }
 
 export async function applePayDomains(tx: Tx, credential: Credential, merchantId: string, id: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
-import type { Credential, PayoutSetting, Tx } from '../../store/types.js';
+import type { Credential, PayoutSetting } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 
 /** The sandbox's bank-account verification: test values at the end of the identifier decide it. */
@@ -22,20 +23,20 @@ export const allowedOf = (s: PayoutSetting) => s.verificationStatus === 'valid';
 export async function current(tx: Tx, now: Date, setting: PayoutSetting): Promise<PayoutSetting> {
   if (setting.enabled || setting.enabledFromDate === null || Date.parse(setting.enabledFromDate) > now.getTime()) return setting;
   const switched: PayoutSetting = { ...setting, enabled: true, enabledFromDate: null, updatedAt: now.toISOString() };
-  await tx.updatePayoutSetting(switched);
+  await tx.payouts.update(switched);
   return switched;
 }
 
 async function settingOf(tx: Tx, now: Date, credential: Credential, merchantId: string, id: string): Promise<PayoutSetting> {
   await visibleMerchant(tx, credential, merchantId);
-  const setting = await tx.getPayoutSetting(id);
+  const setting = await tx.payouts.get(id);
   if (!setting || setting.merchantId !== merchantId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Payout setting ${id} not found` });
   return current(tx, now, setting);
 }
 
 export async function listPayoutSettings(tx: Tx, now: Date, credential: Credential, merchantId: string): Promise<PayoutSetting[]> {
   await visibleMerchant(tx, credential, merchantId);
-  return Promise.all((await tx.listPayoutSettings(merchantId)).map((s) => current(tx, now, s)));
+  return Promise.all((await tx.payouts.list(merchantId)).map((s) => current(tx, now, s)));
 }
 
 export async function addPayoutSetting(
@@ -57,7 +58,7 @@ export async function addPayoutSetting(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertPayoutSetting(setting);
+  await tx.payouts.insert(setting);
   return current(tx, now, setting);
 }
 
@@ -74,11 +75,11 @@ export async function updatePayoutSetting(
   const setting = await settingOf(tx, now, credential, merchantId, id);
   if (input.enabled === undefined) return setting;
   const updated: PayoutSetting = { ...setting, enabled: input.enabled, updatedAt: now.toISOString() };
-  await tx.updatePayoutSetting(updated);
+  await tx.payouts.update(updated);
   return updated;
 }
 
 export async function deletePayoutSetting(tx: Tx, now: Date, credential: Credential, merchantId: string, id: string): Promise<void> {
   await settingOf(tx, now, credential, merchantId, id);
-  await tx.deletePayoutSetting(id);
+  await tx.payouts.delete(id);
 }

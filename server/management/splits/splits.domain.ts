@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, ERR_FIELD_INVALID, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
-import type { Credential, SplitConfigurationRecord, Tx } from '../../store/types.js';
+import type { Credential, SplitConfigurationRecord } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 
 type Rule = SplitConfigurationRecord['rules'][number];
@@ -35,7 +36,7 @@ function assertDistinct(rules: Array<Conditions>, field = 'rules'): void {
 
 async function profileOf(tx: Tx, credential: Credential, merchantId: string, configId: string): Promise<SplitConfigurationRecord> {
   await visibleMerchant(tx, credential, merchantId);
-  const config = await tx.getSplitConfiguration(configId);
+  const config = await tx.splits.get(configId);
   if (!config || config.merchantId !== merchantId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Split configuration ${configId} not found` });
   return config;
 }
@@ -48,13 +49,13 @@ function ruleIndex(config: SplitConfigurationRecord, ruleId: string): number {
 
 async function save(tx: Tx, now: Date, config: SplitConfigurationRecord): Promise<SplitConfigurationRecord> {
   const saved = { ...config, updatedAt: now.toISOString() };
-  await tx.updateSplitConfiguration(saved);
+  await tx.splits.update(saved);
   return saved;
 }
 
 export async function listProfiles(tx: Tx, credential: Credential, merchantId: string) {
   await visibleMerchant(tx, credential, merchantId);
-  return tx.listSplitConfigurations(merchantId);
+  return tx.splits.list(merchantId);
 }
 
 export const getProfile = profileOf;
@@ -76,7 +77,7 @@ export async function createProfile(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertSplitConfiguration(config);
+  await tx.splits.insert(config);
   return config;
 }
 
@@ -86,7 +87,7 @@ export async function renameProfile(tx: Tx, now: Date, credential: Credential, m
 
 export async function deleteProfile(tx: Tx, credential: Credential, merchantId: string, configId: string): Promise<SplitConfigurationRecord> {
   const config = await profileOf(tx, credential, merchantId, configId);
-  await tx.deleteSplitConfiguration(config.id);
+  await tx.splits.delete(config.id);
   return config;
 }
 

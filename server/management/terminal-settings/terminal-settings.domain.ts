@@ -1,5 +1,6 @@
 import { ApiError, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
-import type { Credential, SettingsLevel, SettingsSections, Tx } from '../../store/types.js';
+import type { Credential, SettingsLevel, SettingsSections } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { visibleCompany, visibleMerchant } from '../accounts/accounts.domain.js';
 
 /** The settings every terminal starts with, below the company level. */
@@ -40,18 +41,18 @@ export async function chainOf(tx: Tx, credential: Credential, ref: LevelRef): Pr
   let merchantId: string;
   if (ref.level === 'merchant') merchantId = ref.merchantId;
   else if (ref.level === 'storeByReference') {
-    const store = await tx.getStoreByReference(ref.merchantId, ref.reference);
+    const store = await tx.terminals.storeByReference(ref.merchantId, ref.reference);
     if (!store) throw notFound(`Store ${ref.reference}`);
     ({ merchantId } = store);
     storeId = store.id;
   } else {
     if (ref.level === 'terminal') {
-      const terminal = await tx.getTerminal(ref.terminalId);
+      const terminal = await tx.terminals.getTerminal(ref.terminalId);
       if (!terminal) throw notFound(`Terminal ${ref.terminalId}`);
       terminalId = terminal.id;
       storeId = terminal.storeId;
     } else storeId = ref.storeId;
-    const store = await tx.getStore(storeId);
+    const store = await tx.terminals.getStore(storeId);
     if (!store) throw notFound(`Store ${storeId}`);
     merchantId = store.merchantId;
   }
@@ -77,7 +78,7 @@ export async function chainOf(tx: Tx, credential: Credential, ref: LevelRef): Pr
 export async function effectiveSettings(tx: Tx, chain: Chain, showSensitive: boolean): Promise<SettingsSections> {
   const result: SettingsSections = structuredClone(DEFAULT_SETTINGS);
   for (const { level, ownerId } of chain.levels) {
-    const own = (await tx.getTerminalSettings(level, ownerId)) ?? {};
+    const own = (await tx.terminals.getSettings(level, ownerId)) ?? {};
     for (const [section, fields] of Object.entries(own)) result[section] = { ...result[section], ...fields };
   }
   if (!showSensitive) for (const section of SENSITIVE_SECTIONS) delete result[section];
@@ -98,12 +99,12 @@ export async function updateSettings(tx: Tx, now: Date, chain: Chain, update: Se
     });
   }
   const { level, ownerId } = chain.target;
-  const own = { ...((await tx.getTerminalSettings(level, ownerId)) ?? {}) };
+  const own = { ...((await tx.terminals.getSettings(level, ownerId)) ?? {}) };
   for (const [section, fields] of Object.entries(update)) {
     const kept = Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => !isEmpty(v)));
     if (Object.keys(kept).length === 0) delete own[section];
     else own[section] = kept;
   }
-  await tx.putTerminalSettings(level, ownerId, own, now.toISOString());
+  await tx.terminals.putSettings(level, ownerId, own, now.toISOString());
   return effectiveSettings(tx, chain, canSensitive);
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostAllowed, isPrivateAddress } from '../../kernel/outbound/guard.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { ApiError, ERR_NOT_FOUND_ENTITY, invalidField } from '../../kernel/errors.js';
-import type { Credential, Delivery, DeliveryAttempt, OutboxEvent, Tx, Webhook } from '../../store/types.js';
+import type { Credential, Delivery, DeliveryAttempt, OutboxEvent, Webhook } from '../../store/types.js';
+import type { Tx } from '../../store/tx.js';
 import { isIP } from 'node:net';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 import type { PageRequest } from '../pagination.js';
@@ -53,7 +54,7 @@ function checkFormat(format: string | undefined): void {
 
 async function webhookOf(tx: Tx, credential: Credential, merchantId: string, webhookId: string): Promise<Webhook> {
   await visibleMerchant(tx, credential, merchantId);
-  const webhook = await tx.getWebhook(webhookId);
+  const webhook = await tx.webhooks.get(webhookId);
   if (!webhook || webhook.merchantId !== merchantId) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Webhook ${webhookId} not found` });
   return webhook;
 }
@@ -93,13 +94,13 @@ export async function setUpWebhook(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.insertWebhook(webhook);
+  await tx.webhooks.insert(webhook);
   return webhook;
 }
 
 export async function listWebhooks(tx: Tx, credential: Credential, merchantId: string, page: PageRequest) {
   await visibleMerchant(tx, credential, merchantId);
-  return tx.listWebhooks(merchantId, (page.pageNumber - 1) * page.pageSize, page.pageSize);
+  return tx.webhooks.list(merchantId, (page.pageNumber - 1) * page.pageSize, page.pageSize);
 }
 
 export const getWebhook = webhookOf;
@@ -137,20 +138,20 @@ export async function updateWebhook(
     ...(password !== undefined && { encryptedPassword: password ? vault.encrypt(password) : null }),
     updatedAt: now.toISOString(),
   };
-  await tx.updateWebhook(updated);
+  await tx.webhooks.update(updated);
   return updated;
 }
 
 export async function removeWebhook(tx: Tx, credential: Credential, merchantId: string, webhookId: string): Promise<void> {
   await webhookOf(tx, credential, merchantId, webhookId);
-  await tx.deleteWebhook(webhookId);
+  await tx.webhooks.delete(webhookId);
 }
 
 /** A new 32-byte HMAC key, shown once; kept encrypted because the service must sign with it. */
 export async function generateHmacKey(tx: Tx, now: Date, vault: CardVault, credential: Credential, merchantId: string, webhookId: string): Promise<string> {
   const webhook = await webhookOf(tx, credential, merchantId, webhookId);
   const key = randomBytes(32).toString('hex').toUpperCase();
-  await tx.updateWebhook({ ...webhook, encryptedHmacKey: vault.encrypt(key), updatedAt: now.toISOString() });
+  await tx.webhooks.update({ ...webhook, encryptedHmacKey: vault.encrypt(key), updatedAt: now.toISOString() });
   return key;
 }
 
@@ -161,14 +162,14 @@ export interface DeliveryView {
 }
 
 async function viewOf(tx: Tx, delivery: Delivery): Promise<DeliveryView | undefined> {
-  const event = await tx.getEvent(delivery.eventId);
-  return event ? { delivery, event, attempts: await tx.listAttempts(delivery.webhookId, delivery.eventId) } : undefined;
+  const event = await tx.outbox.getEvent(delivery.eventId);
+  return event ? { delivery, event, attempts: await tx.outbox.attempts(delivery.webhookId, delivery.eventId) } : undefined;
 }
 
 /** The latest events queued for the webhook, with their attempts. */
 export async function listWebhookEvents(tx: Tx, credential: Credential, merchantId: string, webhookId: string): Promise<DeliveryView[]> {
   await webhookOf(tx, credential, merchantId, webhookId);
-  const views = await Promise.all((await tx.listDeliveries(webhookId, 100)).map((d) => viewOf(tx, d)));
+  const views = await Promise.all((await tx.outbox.deliveries(webhookId, 100)).map((d) => viewOf(tx, d)));
   return views.filter((v): v is DeliveryView => v !== undefined);
 }
 
@@ -182,16 +183,16 @@ export async function resendWebhookEvent(
   eventId: number,
 ): Promise<DeliveryView> {
   await webhookOf(tx, credential, merchantId, webhookId);
-  const delivery = await tx.getDelivery(webhookId, eventId);
+  const delivery = await tx.outbox.getDelivery(webhookId, eventId);
   if (!delivery) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Event ${eventId} was not queued for webhook ${webhookId}` });
   const again: Delivery = {
     ...delivery,
     status: 'pending',
     attempts: 0,
-    queueSeq: await tx.nextQueueSeq(),
+    queueSeq: await tx.outbox.nextQueueSeq(),
     nextAttemptAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await tx.updateDelivery(again);
+  await tx.outbox.updateDelivery(again);
   return (await viewOf(tx, again))!;
 }

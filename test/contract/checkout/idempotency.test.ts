@@ -92,8 +92,8 @@ describe('Idempotency-Key on checkout POSTs', () => {
     const otherKey = 'other-company-key-0000000000000001';
     await server.store.transaction(async (tx) => {
       const createdAt = new Date().toISOString();
-      await tx.insertCompany({ id: 'OtherCompany', name: 'OtherCompany', createdAt });
-      await tx.insertMerchant({
+      await tx.companies.insert({ id: 'OtherCompany', name: 'OtherCompany', createdAt });
+      await tx.merchants.insert({
         id: 'OtherMerchant',
         companyId: 'OtherCompany',
         name: 'Other',
@@ -109,7 +109,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
         pricingPlan: 'Standard',
         createdAt,
       });
-      await tx.insertCredential({
+      await tx.credentials.insert({
         id: 'S2-OTHERCOMPANY1',
         companyId: 'OtherCompany',
         merchantId: null,
@@ -122,7 +122,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
         clientKey: 'test_OTHER',
         createdAt,
       });
-      await tx.insertApiKey({ keyHash: tx.hashApiKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
+      await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(otherKey), credentialId: 'S2-OTHERCOMPANY1', createdAt, expiresAt: null });
     });
     const mine = (await (await post('/payments', buildPaymentRequest(), 'shared-key')).json()) as Record<string, any>;
     const theirs = await post('/payments', buildPaymentRequest({ merchantAccount: 'OtherMerchant' }), 'shared-key', otherKey);
@@ -135,7 +135,7 @@ describe('Idempotency-Key on checkout POSTs', () => {
 
   test('When 31 days pass on the company clock, then the stored response is purged and the key is processed as new', async () => {
     const first = (await (await post('/payments', buildPaymentRequest({ reference: 'retention' }), 'retention-key')).json()) as Record<string, any>;
-    const count = () => server.store.read(async (tx) => (await tx.getIdempotencyRecord('S2-DEMOCOMPANY01', 'retention-key')) !== undefined);
+    const count = () => server.store.read(async (tx) => (await tx.idempotency.get('S2-DEMOCOMPANY01', 'retention-key')) !== undefined);
     expect(await count()).toBe(true);
 
     // 30 days later the record still replays.

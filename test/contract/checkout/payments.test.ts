@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import {
   ERR_INVALID_DETAILS,
   ERR_INVALID_MERCHANT_ACCOUNT,
 } from '../../../server/kernel/errors.js';
+import { freshDatabase } from '../../helpers/database.js';
 import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -168,7 +168,8 @@ describe('POST /payments with 3D Secure, then POST /payments/details', () => {
 describe('Card data at rest', () => {
   test('When payments are stored in a database file, then no full card number or security code is in it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pan-'));
-    const fileServer = await startServer({ databasePath: join(dir, 'db.sqlite'), sqliteSynchronous: 'NORMAL' });
+    const database = await freshDatabase(dir);
+    const fileServer = await startServer(database.config);
     try {
       await fileServer.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: rawCard('5555341244441115', { cvc: '737' }) }) });
       await fileServer.checkout.POST('/payments', { body: buildPaymentRequest() });
@@ -180,11 +181,13 @@ describe('Card data at rest', () => {
       .filter((f) => statSync(join(dir, f)).isFile())
       .map((f) => readFileSync(join(dir, f)).toString('latin1'))
       .join('');
-    expect(bytes).not.toContain('5555341244441115');
-    expect(bytes).not.toContain('4111111111111111');
-    const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
-    const rows = db.prepare('SELECT card_bin, card_last_four FROM payments').all();
-    db.close();
+    const tables = JSON.stringify(await database.dump());
+    for (const stored of [bytes, tables]) {
+      expect(stored).not.toContain('5555341244441115');
+      expect(stored).not.toContain('4111111111111111');
+    }
+    const rows = await database.rows('SELECT card_bin, card_last_four FROM payments');
+    await database.drop();
     expect(rows).toEqual(expect.arrayContaining([{ card_bin: '555534', card_last_four: '1115' }]));
   });
 });

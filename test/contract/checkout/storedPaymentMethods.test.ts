@@ -1,18 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERR_TOKEN_NOT_FOUND } from '../../../server/kernel/errors.js';
+import { freshDatabase, type TestDatabase } from '../../helpers/database.js';
 import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
+let database: TestDatabase;
 const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
 beforeAll(async () => {
-  server = await startServer({ databasePath: join(dir, 'db.sqlite'), sqliteSynchronous: 'NORMAL' });
+  database = await freshDatabase(dir);
+  server = await startServer(database.config);
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  await database.drop();
+});
 
 const store = (shopperReference: string, number = '5555341244441115', extra: Record<string, unknown> = {}) =>
   server.checkout.POST('/storedPaymentMethods', {
@@ -44,7 +49,7 @@ describe('POST /storedPaymentMethods', () => {
       shopperEmail: 'a@example.com',
       supportedRecurringProcessingModels: ['CardOnFile'],
     });
-    const events = await server.store.transaction((tx) => tx.listEvents('DemoMerchantECOM', 0, 1000));
+    const events = await server.store.transaction((tx) => tx.outbox.listEvents('DemoMerchantECOM', 0, 1000));
     expect(events.find((e) => e.pspReference === data!.id)).toMatchObject({
       eventCode: 'RECURRING_CONTRACT',
       success: true,
@@ -59,12 +64,15 @@ describe('POST /storedPaymentMethods', () => {
       .filter((f) => statSync(join(dir, f)).isFile())
       .map((f) => readFileSync(join(dir, f)).toString('latin1'))
       .join('');
-    expect(bytes).not.toContain('4988438843884305');
-    expect(bytes).not.toContain('5555341244441115');
-    const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
-    const row = db.prepare("SELECT encrypted_number FROM stored_payment_methods WHERE shopper_reference = 'shopper-b'").get() as { encrypted_number: string };
-    db.close();
-    expect(row.encrypted_number).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const tables = JSON.stringify(await database.dump());
+    for (const stored of [bytes, tables]) {
+      expect(stored).not.toContain('4988438843884305');
+      expect(stored).not.toContain('5555341244441115');
+    }
+    const [row] = (await database.rows("SELECT encrypted_number FROM stored_payment_methods WHERE shopper_reference = 'shopper-b'")) as Array<{
+      encrypted_number: string;
+    }>;
+    expect(row?.encrypted_number).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
   });
 
   test.each([

@@ -206,11 +206,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function send(target: Target, operation: OperationModel, request: GeneratedRequest, path: Record<string, string>): Promise<Exchange> {
   const address = url(target, operation, path, request.query);
   for (let attempt = 0; ; attempt++) {
-    const response = await fetch(address, {
-      method: operation.method,
-      headers: { ...target.headers, ...(request.body !== undefined && { 'Content-Type': 'application/json' }), ...request.headers },
-      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(address, {
+        method: operation.method,
+        headers: { ...target.headers, ...(request.body !== undefined && { 'Content-Type': 'application/json' }), ...request.headers },
+        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+      });
+    } catch (error) {
+      // A pooled keep-alive connection that the server closed as idle just as it was reused
+      // (undici: "other side closed"): nothing reached the server, so the request is sent again.
+      const cause = (error as { cause?: { code?: string } }).cause;
+      if (cause?.code === 'UND_ERR_SOCKET' && attempt < 2) continue;
+      throw error;
+    }
     const text = await response.text();
     // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged.
     if (response.status === 429 && attempt < 3) {

@@ -37,7 +37,7 @@ describe('GET /me', () => {
     const key = 'merchant-with-management-role-key-0001';
     await server.store.transaction(async (tx) => {
       const createdAt = new Date().toISOString();
-      await tx.insertCredential({
+      await tx.credentials.insert({
         id: 'S2-MERCHANTMGMT01',
         companyId: 'DemoCompany',
         merchantId: 'DemoMerchantECOM',
@@ -50,7 +50,7 @@ describe('GET /me', () => {
         clientKey: 'test_M',
         createdAt,
       });
-      await tx.insertApiKey({ keyHash: tx.hashApiKey(key), credentialId: 'S2-MERCHANTMGMT01', createdAt, expiresAt: null });
+      await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(key), credentialId: 'S2-MERCHANTMGMT01', createdAt, expiresAt: null });
     });
     const { data } = await createManagementClient({ baseUrl: server.managementUrl, apiKey: key }).GET('/me');
     expect(data).toMatchObject({ id: 'S2-MERCHANTMGMT01', associatedMerchantAccounts: ['DemoMerchantECOM'], roles: [ROLES.checkout, ROLES.accountsRead] });

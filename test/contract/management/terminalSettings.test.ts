@@ -94,7 +94,7 @@ describe('GET /terminals/{terminalId}/terminalSettings and PATCH /terminals/{ter
     const key = 'terminal-only-key-00000000000000001';
     await server.store.transaction(async (tx) => {
       const createdAt = new Date().toISOString();
-      await tx.insertCredential({
+      await tx.credentials.insert({
         id: 'S2-TERMINALONLY1',
         companyId: 'DemoCompany',
         merchantId: null,
@@ -107,7 +107,7 @@ describe('GET /terminals/{terminalId}/terminalSettings and PATCH /terminals/{ter
         clientKey: 'test_T',
         createdAt,
       });
-      await tx.insertApiKey({ keyHash: tx.hashApiKey(key), credentialId: 'S2-TERMINALONLY1', createdAt, expiresAt: null });
+      await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(key), credentialId: 'S2-TERMINALONLY1', createdAt, expiresAt: null });
     });
     const basic = createManagementClient({ baseUrl: server.managementUrl, apiKey: key });
     const read = await basic.GET('/terminals/{terminalId}/terminalSettings', { params: { path: { terminalId: TERMINAL } } });

@@ -1,0 +1,134 @@
+import type { Insertable, Selectable } from 'kysely';
+import { count, flag, paged } from '../codec.js';
+import type { Db } from '../db.js';
+import type { CompaniesTable, MerchantsTable } from '../schema.js';
+import type { CaptureDelay, Company, Merchant, Page } from '../types.js';
+
+const companyFromRow = (r: Selectable<CompaniesTable>): Company => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+  clockOffsetSeconds: r.clock_offset_seconds,
+});
+
+/** A new company's clock runs on real time: the column's default (0) applies. */
+const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<CompaniesTable> => ({
+  id: c.id,
+  name: c.name,
+  created_at: c.createdAt,
+});
+
+/** The capture delay is stored as text: 'immediate', 'manual' or a number of days in digits. */
+const captureDelay = (text: string): CaptureDelay => (/^\d+$/.test(text) ? Number(text) : (text as 'immediate' | 'manual'));
+
+const merchantFromRow = (r: Selectable<MerchantsTable>): Merchant => ({
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  description: r.description,
+  reference: r.reference,
+  status: r.status as Merchant['status'],
+  captureDelay: captureDelay(r.capture_delay),
+  multiplePartialCaptures: flag(r.multiple_partial_captures),
+  defaultShopperInteraction: r.default_shopper_interaction,
+  primarySettlementCurrency: r.primary_settlement_currency,
+  shopWebAddress: r.shop_web_address,
+  merchantCity: r.merchant_city,
+  pricingPlan: r.pricing_plan,
+  createdAt: r.created_at,
+});
+
+const merchantToRow = (m: Merchant): Insertable<MerchantsTable> => ({
+  id: m.id,
+  company_id: m.companyId,
+  name: m.name,
+  description: m.description,
+  reference: m.reference,
+  status: m.status,
+  capture_delay: String(m.captureDelay),
+  multiple_partial_captures: m.multiplePartialCaptures,
+  default_shopper_interaction: m.defaultShopperInteraction,
+  primary_settlement_currency: m.primarySettlementCurrency,
+  shop_web_address: m.shopWebAddress,
+  merchant_city: m.merchantCity,
+  pricing_plan: m.pricingPlan,
+  created_at: m.createdAt,
+});
+
+/** The server's own key/value settings. */
+export function settingsStore(db: Db) {
+  const { q } = db;
+  return {
+    get: async (key: string): Promise<string | undefined> => (await q.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value,
+    /** Sets the value of `key`, replacing any value it had. */
+    put: async (key: string, value: string): Promise<void> =>
+      void (await q
+        .insertInto('settings')
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute()),
+    delete: async (key: string): Promise<void> => void (await q.deleteFrom('settings').where('key', '=', key).execute()),
+  };
+}
+
+export type SettingsStore = ReturnType<typeof settingsStore>;
+
+/** Companies (the tenants) and their sandbox clocks. */
+export function companiesStore(db: Db) {
+  const { q } = db;
+  return {
+    insert: async (company: Omit<Company, 'clockOffsetSeconds'>): Promise<void> =>
+      void (await q.insertInto('companies').values(companyToRow(company)).execute()),
+    get: async (id: string): Promise<Company | undefined> => {
+      const row = await q.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && companyFromRow(row);
+    },
+    count: async (): Promise<number> =>
+      count(
+        (
+          await q
+            .selectFrom('companies')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirst()
+        )?.n,
+      ),
+    setClockOffset: async (companyId: string, offsetSeconds: number): Promise<void> =>
+      void (await q.updateTable('companies').set({ clock_offset_seconds: offsetSeconds }).where('id', '=', companyId).execute()),
+    /** Every company's sandbox clock offset (companies are few). */
+    clockOffsets: async (): Promise<Array<{ companyId: string; offsetSeconds: number }>> =>
+      (await q.selectFrom('companies').select(['id', 'clock_offset_seconds']).orderBy('id').execute()).map((r) => ({
+        companyId: r.id,
+        offsetSeconds: r.clock_offset_seconds,
+      })),
+  };
+}
+
+export type CompaniesStore = ReturnType<typeof companiesStore>;
+
+/** Merchant accounts of the companies. */
+export function merchantsStore(db: Db) {
+  const { q } = db;
+  return {
+    insert: async (merchant: Merchant): Promise<void> => void (await q.insertInto('merchants').values(merchantToRow(merchant)).execute()),
+    get: async (id: string): Promise<Merchant | undefined> => {
+      const row = await q.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && merchantFromRow(row);
+    },
+    /** Merchants of a company, by id; `only` limits them to the given ids. */
+    list: async (companyId: string, offset: number, limit: number, only?: string[]): Promise<Page<Merchant>> => {
+      // IN () is not valid SQL everywhere: limited to no ids, there is nothing to read.
+      if (only?.length === 0) return { items: [], total: 0 };
+      const scope = () => {
+        const ofCompany = q.selectFrom('merchants').where('company_id', '=', companyId);
+        return only ? ofCompany.where('id', 'in', only) : ofCompany;
+      };
+      return paged(
+        scope().select((eb) => eb.fn.countAll().as('n')),
+        scope().selectAll().orderBy('id').limit(limit).offset(offset),
+        merchantFromRow,
+      );
+    },
+  };
+}
+
+export type MerchantsStore = ReturnType<typeof merchantsStore>;

@@ -1,0 +1,67 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db.js';
+import type { IdempotencyKeysTable } from '../schema.js';
+import type { IdempotencyRecord } from '../types.js';
+
+const fromRow = (r: Selectable<IdempotencyKeysTable>): IdempotencyRecord => ({
+  credentialId: r.credential_id,
+  companyId: r.company_id,
+  key: r.key,
+  fingerprint: r.fingerprint,
+  statusCode: r.status_code,
+  body: r.body,
+  createdAt: r.created_at,
+});
+
+const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeysTable> => ({
+  credential_id: i.credentialId,
+  key: i.key,
+  company_id: i.companyId,
+  fingerprint: i.fingerprint,
+  status_code: i.statusCode,
+  body: i.body,
+  created_at: i.createdAt,
+});
+
+/** The responses kept for idempotency keys, per credential and key. */
+export function idempotencyStore(db: Db) {
+  const { q } = db;
+  return {
+    get: async (credentialId: string, key: string): Promise<IdempotencyRecord | undefined> => {
+      const row = await q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key).executeTakeFirst();
+      return row && fromRow(row);
+    },
+    insert: async (record: IdempotencyRecord): Promise<void> => void (await q.insertInto('idempotency_keys').values(toRow(record)).execute()),
+    /**
+     * Claims a key: inserts the record unless one exists, and says whether it did. A concurrent
+     * claim of the same key on another connection waits until the first transaction ends, then
+     * finds the record (so of two instances racing, exactly one does the work).
+     */
+    claim: async (record: IdempotencyRecord): Promise<boolean> => {
+      const result = await q
+        .insertInto('idempotency_keys')
+        .values(toRow(record))
+        .onConflict((oc) => oc.columns(['credential_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      return result !== undefined;
+    },
+    /** Records the response of a claimed key. */
+    complete: async (credentialId: string, key: string, statusCode: number, body: string): Promise<void> =>
+      void (await q
+        .updateTable('idempotency_keys')
+        .set({ status_code: statusCode, body })
+        .where('credential_id', '=', credentialId)
+        .where('key', '=', key)
+        .execute()),
+    delete: async (credentialId: string, key: string): Promise<void> =>
+      void (await q.deleteFrom('idempotency_keys').where('credential_id', '=', credentialId).where('key', '=', key).execute()),
+    /** Deletes the company's records created before `before`; returns how many. */
+    purge: async (companyId: string, before: string): Promise<number> => {
+      const result = await q.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('created_at', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type IdempotencyStore = ReturnType<typeof idempotencyStore>;

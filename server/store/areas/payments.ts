@@ -1,0 +1,171 @@
+import type { Insertable, Selectable } from 'kysely';
+import { flag } from '../codec.js';
+import { type Db, forUpdate } from '../db.js';
+import type { ModificationsTable, PaymentsTable } from '../schema.js';
+import type { Modification, Payment } from '../types.js';
+
+const fromRow = (r: Selectable<PaymentsTable>): Payment => ({
+  pspReference: r.psp_reference,
+  companyId: r.company_id,
+  merchantAccount: r.merchant_account,
+  reference: r.reference,
+  currency: r.currency,
+  authorisedValue: r.authorised_value,
+  originalValue: r.original_value,
+  capturedValue: r.captured_value,
+  refundedValue: r.refunded_value,
+  resultCode: r.result_code as Payment['resultCode'],
+  refusalReason: r.refusal_reason,
+  refusalReasonCode: r.refusal_reason_code,
+  authCode: r.auth_code,
+  cancelled: flag(r.cancelled),
+  captureClosed: flag(r.capture_closed),
+  autoCaptured: flag(r.auto_captured),
+  captureDelayHours: r.capture_delay_hours,
+  autoCaptureAt: r.auto_capture_at,
+  multiplePartialCaptures: flag(r.multiple_partial_captures),
+  cardBrand: r.card_brand,
+  cardBin: r.card_bin,
+  cardLastFour: r.card_last_four,
+  expiryMonth: r.expiry_month,
+  expiryYear: r.expiry_year,
+  holderName: r.holder_name,
+  shopperReference: r.shopper_reference,
+  returnUrl: r.return_url,
+  orderPspReference: r.order_psp_reference,
+  detailsSubmitted: flag(r.details_submitted),
+  paymentMethodType: r.payment_method_type,
+  paymentData: r.payment_data,
+  sessionId: r.session_id,
+  paymentLinkId: r.payment_link_id,
+  storedPaymentMethodId: r.stored_payment_method_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toRow = (p: Payment): Insertable<PaymentsTable> => ({
+  psp_reference: p.pspReference,
+  company_id: p.companyId,
+  merchant_account: p.merchantAccount,
+  reference: p.reference,
+  currency: p.currency,
+  authorised_value: p.authorisedValue,
+  original_value: p.originalValue,
+  captured_value: p.capturedValue,
+  refunded_value: p.refundedValue,
+  result_code: p.resultCode,
+  refusal_reason: p.refusalReason,
+  refusal_reason_code: p.refusalReasonCode,
+  auth_code: p.authCode,
+  cancelled: p.cancelled,
+  capture_closed: p.captureClosed,
+  auto_captured: p.autoCaptured,
+  capture_delay_hours: p.captureDelayHours,
+  auto_capture_at: p.autoCaptureAt,
+  multiple_partial_captures: p.multiplePartialCaptures,
+  card_brand: p.cardBrand,
+  card_bin: p.cardBin,
+  card_last_four: p.cardLastFour,
+  expiry_month: p.expiryMonth,
+  expiry_year: p.expiryYear,
+  holder_name: p.holderName,
+  shopper_reference: p.shopperReference,
+  return_url: p.returnUrl,
+  order_psp_reference: p.orderPspReference,
+  details_submitted: p.detailsSubmitted,
+  payment_method_type: p.paymentMethodType,
+  payment_data: p.paymentData,
+  session_id: p.sessionId,
+  payment_link_id: p.paymentLinkId,
+  stored_payment_method_id: p.storedPaymentMethodId,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+const modificationFromRow = (r: Selectable<ModificationsTable>): Modification => ({
+  pspReference: r.psp_reference,
+  paymentPspReference: r.payment_psp_reference,
+  merchantAccount: r.merchant_account,
+  kind: r.kind as Modification['kind'],
+  currency: r.currency,
+  value: r.value,
+  reference: r.reference,
+  status: 'received',
+  action: r.action as Modification['action'],
+  createdAt: r.created_at,
+});
+
+const modificationToRow = (m: Modification): Insertable<ModificationsTable> => ({
+  psp_reference: m.pspReference,
+  payment_psp_reference: m.paymentPspReference,
+  merchant_account: m.merchantAccount,
+  kind: m.kind,
+  currency: m.currency,
+  value: m.value,
+  reference: m.reference,
+  status: m.status,
+  action: m.action,
+  created_at: m.createdAt,
+});
+
+/** Payments and their modifications (captures, refunds, cancels, reversals, amount updates). */
+export function paymentsStore(db: Db) {
+  const { q } = db;
+  const payments = () => q.selectFrom('payments').selectAll();
+  const one = async (query: ReturnType<typeof payments>) => {
+    const row = await query.executeTakeFirst();
+    return row && fromRow(row);
+  };
+  // Payments of an order or session in the order they were made (psp references break ties within a millisecond).
+  const inOrder = (query: ReturnType<typeof payments>) => query.orderBy('created_at').orderBy('psp_reference');
+  return {
+    insert: async (payment: Payment): Promise<void> => void (await q.insertInto('payments').values(toRow(payment)).execute()),
+    get: (pspReference: string) => one(payments().where('psp_reference', '=', pspReference)),
+    /** Reads a payment to change it: locked until the transaction ends (see db.ts forUpdate). */
+    getForUpdate: (pspReference: string) => one(forUpdate(db, payments().where('psp_reference', '=', pspReference))),
+    /** The most recent payment of the merchant account with that merchant reference. */
+    latestByReference: (merchantAccount: string, reference: string) =>
+      one(
+        payments()
+          .where('merchant_account', '=', merchantAccount)
+          .where('reference', '=', reference)
+          .orderBy('created_at', 'desc')
+          .orderBy('psp_reference', 'desc')
+          .limit(1),
+      ),
+    byPaymentData: (paymentData: string) => one(payments().where('payment_data', '=', paymentData)),
+    ofOrder: async (orderPspReference: string) => (await inOrder(payments().where('order_psp_reference', '=', orderPspReference)).execute()).map(fromRow),
+    ofSession: async (sessionId: string) => (await inOrder(payments().where('session_id', '=', sessionId)).execute()).map(fromRow),
+    update: async (payment: Payment): Promise<void> => {
+      const { psp_reference, ...changes } = toRow(payment);
+      await q.updateTable('payments').set(changes).where('psp_reference', '=', psp_reference).execute();
+    },
+    /** Authorised payments whose automatic capture fell due by `now` and has not been applied. */
+    dueAutoCaptures: async (now: string, limit: number) =>
+      (
+        await payments()
+          .where('auto_capture_at', 'is not', null)
+          .where('auto_capture_at', '<=', now)
+          .where('capture_closed', '=', false)
+          .where('result_code', '=', 'Authorised')
+          .where('cancelled', '=', false)
+          .orderBy('auto_capture_at')
+          .limit(limit)
+          .execute()
+      ).map(fromRow),
+    insertModification: async (modification: Modification): Promise<void> =>
+      void (await q.insertInto('modifications').values(modificationToRow(modification)).execute()),
+    modifications: async (paymentPspReference: string) =>
+      (
+        await q
+          .selectFrom('modifications')
+          .selectAll()
+          .where('payment_psp_reference', '=', paymentPspReference)
+          .orderBy('created_at')
+          .orderBy('psp_reference')
+          .execute()
+      ).map(modificationFromRow),
+  };
+}
+
+export type PaymentsStore = ReturnType<typeof paymentsStore>;

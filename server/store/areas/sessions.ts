@@ -1,0 +1,41 @@
+import type { Insertable, Selectable } from 'kysely';
+import { jsonText, parsed } from '../codec.js';
+import type { Db } from '../db.js';
+import type { CheckoutSessionsTable } from '../schema.js';
+import type { CheckoutSession } from '../types.js';
+
+const fromRow = (r: Selectable<CheckoutSessionsTable>): CheckoutSession => ({
+  id: r.id,
+  companyId: r.company_id,
+  merchantAccount: r.merchant_account,
+  reference: r.reference,
+  fields: parsed<Record<string, unknown>>(r.fields),
+  sessionData: r.session_data,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+});
+
+const toRow = (s: CheckoutSession): Insertable<CheckoutSessionsTable> => ({
+  id: s.id,
+  company_id: s.companyId,
+  merchant_account: s.merchantAccount,
+  reference: s.reference,
+  fields: jsonText(s.fields),
+  session_data: s.sessionData,
+  expires_at: s.expiresAt,
+  created_at: s.createdAt,
+});
+
+/** Checkout sessions (their payments are read through payments.ofSession). */
+export function sessionsStore(db: Db) {
+  const { q } = db;
+  return {
+    insert: async (session: CheckoutSession): Promise<void> => void (await q.insertInto('checkout_sessions').values(toRow(session)).execute()),
+    get: async (id: string): Promise<CheckoutSession | undefined> => {
+      const row = await q.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && fromRow(row);
+    },
+  };
+}
+
+export type SessionsStore = ReturnType<typeof sessionsStore>;

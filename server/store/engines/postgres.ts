@@ -1,0 +1,156 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Database as Schema } from '../schema.js';
+import { openTx, type Store, type Tx } from '../tx.js';
+import { StoreUnavailableError } from '../unavailable.js';
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  /** Longest a statement may run before PostgreSQL cancels it. */
+  statementTimeoutMs: number;
+  migrationsDir: string;
+  hashApiKey?: (apiKey: string) => string;
+}
+
+const noApiKeyHasher = (): string => {
+  throw new Error('this store was opened without an API-key hasher (the server secret)');
+};
+
+// Values come back as the SQLite engine gives them, so records are the same on both engines:
+// bigint (COUNT, bigint columns) as a number (money is kept to safe integers), timestamptz as ISO-8601.
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (value: string) => Date;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === TIMESTAMPTZ) return (value: string) => parseTimestamp(value).toISOString();
+    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATE classes and codes that mean "the database is not there" (not "the request was wrong"). */
+const UNAVAILABLE = /^(08|57P0[123]|53300)/;
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE.test(code) || NETWORK.has(code))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+}
+
+/** Serialization failures and deadlocks: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const retryable = (error: unknown) => error instanceof Error && RETRYABLE.has(String((error as { code?: unknown }).code));
+
+/**
+ * PostgreSQL, for several server instances sharing one database. Each transaction runs on its
+ * own pooled connection at READ COMMITTED; invariants hold through row locks taken by the store
+ * modules (`getForUpdate` → SELECT … FOR UPDATE), unique keys, and conditional updates. COMMIT
+ * returns once the write-ahead log is flushed (synchronous_commit on), so an acknowledged write
+ * survives a crash of the server or of PostgreSQL.
+ */
+export class PostgresStore implements Store {
+  readonly engine = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly q: Kysely<Schema>;
+  private readonly readTx: Tx;
+  private readonly hashApiKey: (apiKey: string) => string;
+
+  private constructor(options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      statement_timeout: options.statementTimeoutMs,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      types,
+    });
+    // An idle connection that the server drops must not crash the process: the pool replaces it.
+    this.pool.on('error', () => undefined);
+    this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.pool }) });
+    this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
+    this.readTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
+  }
+
+  static async open(options: PostgresOptions): Promise<PostgresStore> {
+    const store = new PostgresStore(options);
+    try {
+      await store.migrate(options.migrationsDir);
+    } catch (error) {
+      await store.pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.q.transaction().execute((trx) => work(openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey })));
+      } catch (error) {
+        if (retryable(error) && attempt < 3) continue;
+        throw this.classify(error);
+      }
+    }
+  }
+
+  async read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.readTx);
+    } catch (error) {
+      throw this.classify(error);
+    }
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await sql`SELECT 1`.execute(this.q);
+    } catch (error) {
+      throw this.classify(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.q.destroy();
+  }
+
+  private classify(error: unknown): unknown {
+    return isUnavailable(error) ? new StoreUnavailableError(error) : error;
+  }
+
+  /**
+   * Applies the numbered `.sql` files not yet applied, each in its own transaction, under an
+   * advisory lock: instances starting together wait for each other instead of racing.
+   */
+  private async migrate(dir: string): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(727201)');
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+      const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      const files = readdirSync(dir)
+        .filter((f) => /^\d+_.*\.sql$/.test(f))
+        .sort();
+      for (const file of files) {
+        const version = Number.parseInt(file, 10);
+        if (applied.has(version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(readFileSync(join(dir, file), 'utf8'));
+          await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [version]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(727201)').catch(() => undefined);
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { androidStore } from './areas/android.js';
+import { companiesStore, merchantsStore, settingsStore } from './areas/companies.js';
+import { credentialsStore } from './areas/credentials.js';
+import { idempotencyStore } from './areas/idempotency.js';
+import { linksStore } from './areas/links.js';
+import { paymentMethodSettingsStore, payoutsStore, splitsStore } from './areas/merchant-settings.js';
+import { ordersStore } from './areas/orders.js';
+import { outboxStore } from './areas/outbox.js';
+import { paymentsStore } from './areas/payments.js';
+import { rateLimitsStore } from './areas/rate-limits.js';
+import { sessionsStore } from './areas/sessions.js';
+import { storedMethodsStore } from './areas/stored-methods.js';
+import { terminalsStore } from './areas/terminals.js';
+import { webhooksStore } from './areas/webhooks.js';
+import type { Db, Engine } from './db.js';
+
+/** What a transaction offers: one store module per area, all on the transaction's connection. */
+export function openTx(db: Db) {
+  return {
+    settings: settingsStore(db),
+    companies: companiesStore(db),
+    merchants: merchantsStore(db),
+    credentials: credentialsStore(db),
+    idempotency: idempotencyStore(db),
+    payments: paymentsStore(db),
+    orders: ordersStore(db),
+    links: linksStore(db),
+    sessions: sessionsStore(db),
+    storedMethods: storedMethodsStore(db),
+    paymentMethodSettings: paymentMethodSettingsStore(db),
+    payouts: payoutsStore(db),
+    splits: splitsStore(db),
+    android: androidStore(db),
+    terminals: terminalsStore(db),
+    webhooks: webhooksStore(db),
+    outbox: outboxStore(db),
+    rateLimits: rateLimitsStore(db),
+  };
+}
+
+export type Tx = ReturnType<typeof openTx>;
+
+export interface Store {
+  readonly engine: Engine;
+  /**
+   * Runs `work` in one transaction: everything it wrote is committed (durably) before the
+   * returned promise resolves, or nothing is if it throws. Reads that guard an invariant lock
+   * their rows (store modules' `getForUpdate`), so concurrent transactions, on this instance or
+   * another one sharing the database, cannot both act on what they read.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` against committed data only, without waiting for writes (a read-only view: write
+   * methods fail). For reads that change nothing; anything that may write uses `transaction`.
+   */
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

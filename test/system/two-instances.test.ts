@@ -1,0 +1,222 @@
+/**
+ * Two server processes on one PostgreSQL database (the PostgreSQL run of `npm test`; on the
+ * SQLite run this file is skipped: an SQLite file belongs to one process). Requests alternate
+ * between the instances, as a load balancer would send them, and every invariant must hold as
+ * it does on one instance.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildPaymentRequest } from '../helpers/factories.js';
+import { freshDatabase, TEST_ENGINE, type TestDatabase } from '../helpers/database.js';
+import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
+import { Receiver } from '../helpers/receiver.js';
+import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
+
+const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
+
+const PAYMENTS = 100;
+const MODIFICATIONS = 1000;
+const EVENTS = 200;
+
+let database: TestDatabase;
+let receiver: Receiver;
+let a: RunningProcess;
+let b: RunningProcess;
+
+async function call(instance: RunningProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${instance.baseUrl}${path}`, {
+    method,
+    headers: { 'X-API-Key': COMPANY_KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }), ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+}
+
+const checkout = (path: string) => `/checkout/v71${path}`;
+const management = (path: string) => `/management/v3${path}`;
+/** The instance for the i-th request: they alternate. */
+const either = (i: number) => (i % 2 === 0 ? a : b);
+
+async function pay(instance: RunningProcess, value: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return call(instance, 'POST', checkout('/payments'), { ...buildPaymentRequest({ amount: { currency: 'EUR', value } }), ...extra }, headers);
+}
+
+/** Resolves when `check` holds, polling; fails after `ms`. */
+async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+onPostgres('Two server instances on one PostgreSQL database', () => {
+  beforeAll(async () => {
+    receiver = await new Receiver().start();
+    database = await freshDatabase(mkdtempSync(join(tmpdir(), 'two-instances-')));
+    const env = {
+      ...database.env,
+      DATABASE_POOL_SIZE: '10',
+      // The instances share the secrets (API-key hashes, card vault) as a deployment must.
+      SERVER_SECRET: '5e'.repeat(32),
+      CARD_ENCRYPTION_KEY: '6b'.repeat(32),
+      DEMO_COMPANY_API_KEY: COMPANY_KEY,
+      DEMO_MERCHANT_API_KEY: MERCHANT_KEY,
+      FORWARD_ALLOWLIST: '{"*":["127.0.0.1"]}',
+      FORWARD_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_POLL_MS: '50',
+      RATE_LIMIT_PER_MINUTE: '4',
+    };
+    // Started together: migrations and the seed must not race.
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    const webhook = await call(a, 'POST', management('/merchants/DemoMerchantECOM/webhooks'), {
+      type: 'standard',
+      url: receiver.url,
+      active: true,
+      communicationFormat: 'json',
+    });
+    expect(webhook.status).toBe(200);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const instance of [a, b]) if (instance) await kill(instance);
+    await receiver?.stop();
+    await database?.drop();
+  });
+
+  test(`When ${MODIFICATIONS} captures, refunds and cancels race on ${PAYMENTS} payments across both, then every payment keeps captured ≤ authorised and refunded ≤ captured, and the store agrees with every acknowledgement`, async () => {
+    const payments = await Promise.all(Array.from({ length: PAYMENTS }, (_, i) => pay(either(i), 10_000)));
+    const psps = payments.map((p) => {
+      expect(p.body.resultCode).toBe('Authorised');
+      return String(p.body.pspReference);
+    });
+    const accepted = new Map<string, { captured: number; refunded: number; cancelled: boolean }>(
+      psps.map((p) => [p, { captured: 0, refunded: 0, cancelled: false }]),
+    );
+    // A fixed mix, spread over the payments: 5 % cancels, 25 % captures of 3 000–10 000, 70 % refunds of 1 000–4 000.
+    const work = Array.from({ length: MODIFICATIONS }, (_, i) => {
+      const psp = psps[(i * 7) % PAYMENTS]!;
+      const kind = i % 20 === 0 ? 'cancels' : i % 20 <= 5 ? 'captures' : 'refunds';
+      const value = kind === 'captures' ? 3_000 + ((i * 1_337) % 7_001) : 1_000 + ((i * 733) % 3_001);
+      return { psp, kind, value, instance: either(i) };
+    });
+    const results = await Promise.all(
+      work.map(async ({ psp, kind, value, instance }) => {
+        const body = kind === 'cancels' ? { merchantAccount: 'DemoMerchantECOM' } : { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value } };
+        const answer = await call(instance, 'POST', checkout(`/payments/${psp}/${kind}`), body);
+        return { psp, kind, value, status: answer.status, errorCode: answer.body?.errorCode };
+      }),
+    );
+    // Every answer is an acknowledgement or a clear refusal, never a server error.
+    expect(results.filter((r) => r.status !== 201 && r.status !== 422)).toEqual([]);
+    for (const r of results.filter((x) => x.status === 201)) {
+      const state = accepted.get(r.psp)!;
+      if (r.kind === 'captures') state.captured += r.value;
+      if (r.kind === 'refunds') state.refunded += r.value;
+      if (r.kind === 'cancels') state.cancelled = true;
+    }
+    const rows = await database.rows(
+      `SELECT psp_reference, authorised_value, captured_value, refunded_value, cancelled FROM payments WHERE psp_reference IN (${psps.map(() => '?').join(', ')})`,
+      psps,
+    );
+    expect(rows).toHaveLength(PAYMENTS);
+    for (const row of rows) {
+      const psp = String(row.psp_reference);
+      const expected = accepted.get(psp)!;
+      expect({ psp, captured: row.captured_value, refunded: row.refunded_value }).toEqual({ psp, captured: expected.captured, refunded: expected.refunded });
+      expect(Number(row.captured_value)).toBeLessThanOrEqual(Number(row.authorised_value));
+      expect(Number(row.refunded_value)).toBeLessThanOrEqual(Number(row.captured_value));
+      // A payment is captured at most once (no multiple partial captures) and not both captured and cancelled.
+      expect(expected.cancelled && expected.captured > 0).toBe(false);
+    }
+    const counts = { accepted: results.filter((r) => r.status === 201).length, refused: results.filter((r) => r.status === 422).length };
+    console.log(`two instances: ${MODIFICATIONS} modifications on ${PAYMENTS} payments: ${counts.accepted} accepted, ${counts.refused} refused (22_xxx)`);
+    expect(counts.accepted).toBeGreaterThan(PAYMENTS);
+  }, 120_000);
+
+  test('When the same Idempotency-Key is sent to both instances at once, then it has exactly one effect and both answers are that payment', async () => {
+    for (let round = 0; round < 10; round++) {
+      const reference = `idem-two-${round}-${Date.now()}`;
+      const headers = { 'Idempotency-Key': `two-instances-${reference}` };
+      const answers = await Promise.all([a, b].map((instance) => pay(instance, 2_500, { reference }, headers)));
+      // The one that lost the race replays the winner's answer (or, still running, is told so: 704).
+      const paid = answers.filter((x) => x.status === 200);
+      expect(paid.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(paid.map((x) => x.body.pspReference)).size).toBe(1);
+      for (const other of answers.filter((x) => x.status !== 200)) expect(other).toMatchObject({ status: 422, body: { errorCode: '704' } });
+      const rows = await database.rows('SELECT psp_reference FROM payments WHERE reference = ?', [reference]);
+      expect(rows).toEqual([{ psp_reference: paid[0]!.body.pspReference }]);
+    }
+  }, 60_000);
+
+  test(`When ${EVENTS} events are made across both instances, then the receiver gets each once while both dispatch`, async () => {
+    receiver.received.length = 0;
+    const references: string[] = [];
+    await Promise.all(
+      Array.from({ length: EVENTS }, async (_, i) => {
+        const reference = `event-two-${i}-${Date.now()}`;
+        references.push(reference);
+        expect((await pay(either(i), 1_000, { reference })).status).toBe(200);
+      }),
+    );
+    const authorisations = () => receiver.items().filter((item) => item.eventCode === 'AUTHORISATION' && references.includes(item.merchantReference));
+    await eventually(() => authorisations().length >= EVENTS, 60_000, `${EVENTS} AUTHORISATION events delivered`);
+    // A little longer: a duplicate would arrive now.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const seen = authorisations().map((item) => item.pspReference);
+    expect(seen).toHaveLength(EVENTS);
+    expect(new Set(seen).size).toBe(EVENTS);
+  }, 120_000);
+
+  test('When a rate-limited operation is called alternately on both, then the limit holds for the two together', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await call(either(i), 'GET', management('/companies/DemoCompany/androidApps'))).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
+  });
+
+  test('When the sandbox clock is advanced on one instance, then the other sees the new time at once', async () => {
+    const before = await call(b, 'GET', checkout('/sandbox/clock'));
+    expect((await call(a, 'POST', checkout('/sandbox/clock/advance'), { seconds: 86_400 })).status).toBe(200);
+    const after = await call(b, 'GET', checkout('/sandbox/clock'));
+    expect(Number(after.body.offsetSeconds) - Number(before.body.offsetSeconds)).toBe(86_400);
+    expect(Date.parse(String(after.body.now)) - Date.parse(String(before.body.now))).toBeGreaterThanOrEqual(86_400_000);
+  });
+
+  test('When one instance is killed with SIGKILL under load, then every payment it acknowledged is stored and its events are delivered by the other', async () => {
+    receiver.received.length = 0;
+    const acknowledged: string[] = [];
+    let stop = false;
+    const load = Array.from({ length: 8 }, async (_, lane) => {
+      for (let i = 0; !stop; i++) {
+        const reference = `kill-${lane}-${i}-${Date.now()}`;
+        try {
+          const answer = await pay(a, 1_500, { reference });
+          if (answer.status === 200) acknowledged.push(String(answer.body.pspReference));
+        } catch {
+          return; // the instance is gone
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await kill(a, 'SIGKILL');
+    stop = true;
+    await Promise.all(load);
+    expect(acknowledged.length).toBeGreaterThan(10);
+    const stored = await database.rows(`SELECT psp_reference FROM payments WHERE psp_reference IN (${acknowledged.map(() => '?').join(', ')})`, acknowledged);
+    expect(stored).toHaveLength(acknowledged.length);
+    // The events of the killed instance's payments (some leased by it mid-send) reach the receiver through the other.
+    const delivered = () =>
+      new Set(
+        receiver
+          .items()
+          .filter((item) => item.eventCode === 'AUTHORISATION')
+          .map((item) => item.pspReference),
+      );
+    await eventually(() => acknowledged.every((psp) => delivered().has(psp)), 90_000, 'every acknowledged payment has its AUTHORISATION delivered');
+    console.log(`two instances: SIGKILL under load: ${acknowledged.length} acknowledged payments, all stored, all events delivered by the survivor`);
+  }, 150_000);
+});
