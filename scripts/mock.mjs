@@ -8,10 +8,10 @@
 // to pick a spec example: docs/mock-scenarios.md lists them. An invalid request is answered with
 // an error naming the actual violations (Prism's `sl-violations`), not the spec's example error.
 import { spawn, execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,8 +67,6 @@ function explain(body, violations) {
   return out;
 }
 
-const TYPES = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css', '.json': 'application/json' };
-
 function serveDocs(req, res, docs, baseUrl) {
   const path = new URL(req.url, 'http://mock').pathname.replace(/\/+$/, '') || '/';
   const send = (status, type, body) => res.writeHead(status, { 'content-type': type }).end(body);
@@ -78,11 +76,11 @@ function serveDocs(req, res, docs, baseUrl) {
   const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
   if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);
   if (path.startsWith('/docs/assets/')) {
-    const dir = docs.scalarAssetDir();
-    const file = resolve(dir, `.${decodeURIComponent(path.slice('/docs/assets'.length))}`);
-    if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) return (send(404, 'text/plain', 'not found'), true);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
+    // Scalar's build, compressed and cached as the server sends it (docsAsset in docs-pages.ts).
+    docs.docsAsset(decodeURIComponent(path.slice('/docs/assets/'.length)), req.headers['accept-encoding']).then(
+      (answer) => res.writeHead(answer.status, answer.headers).end(answer.body),
+      () => send(500, 'text/plain', 'cannot read the asset'),
+    );
     return true;
   }
   return false;

@@ -1,16 +1,27 @@
 /**
  * The API reference at /docs, opened in headless Chromium (playwright-core and the Debian
- * `chromium` package): every operation of both specs is shown, and no request leaves the machine.
+ * `chromium` package): every operation of both specs is shown, no request leaves the machine,
+ * "Try it" reaches the sandbox, and Scalar's files are sent compressed and cacheable. How fast the
+ * pages load is measured by `npm run bench:docs`, not here.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { COMPANY_KEY } from '../helpers/keys.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 type Spec = { paths: Record<string, Record<string, { operationId?: string; summary?: string }>> };
+/** dist/browser/ of @scalar/api-reference and the package version, which the asset addresses carry. */
+const scalarBuild = () => {
+  const dist = dirname(createRequire(import.meta.url).resolve('@scalar/api-reference'));
+  const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
+  return { dir: join(dist, 'browser'), version };
+};
+
 const operationsOf = (area: string) => {
   const spec = JSON.parse(readFileSync(join(process.cwd(), 'generated', `${area}.json`), 'utf8')) as Spec;
   return Object.entries(spec.paths).flatMap(([path, item]) =>
@@ -59,11 +70,13 @@ describe('API reference in a browser', () => {
       const page = await browser.newPage();
       const foreign: string[] = [];
       const errors: string[] = [];
+      const specRequests: string[] = [];
       page.on('request', (request) => {
         const url = request.url();
         if (url.startsWith('data:') || url.startsWith('blob:')) return;
         const host = new URL(url).hostname;
         if (host !== '127.0.0.1' && host !== 'localhost') foreign.push(url);
+        if (url.endsWith('/openapi.json')) specRequests.push(url);
       });
       page.on('pageerror', (error) => errors.push(error.message));
       const started = Date.now();
@@ -77,11 +90,69 @@ describe('API reference in a browser', () => {
       const text = await page.locator('body').innerText();
       const missing = operations.filter((op) => !text.includes(op.summary ?? op.path)).map((op) => `${op.operationId} (${op.summary ?? op.path})`);
       expect(missing).toEqual([]);
+      // The page explains the demo keys for "Try it".
+      expect(text).toContain('DEMO_COMPANY_API_KEY');
       expect(foreign).toEqual([]);
       expect(errors).toEqual([]);
+      // Preloaded by the page and used by Scalar: asked for once.
+      expect(specRequests).toEqual([`${server.baseUrl}/docs/${area}/openapi.json`]);
       console.log(`/docs/${area}: ${operations.length} operations shown in ${Date.now() - started} ms`);
       await page.close();
     },
     60_000,
   );
+
+  test('When "Try it" sends an operation with the demo key, then the sandbox answers it', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.baseUrl}/docs/management`);
+    // The first operation of the management spec: GET /me.
+    await page
+      .getByRole('button', { name: /test request/i })
+      .first()
+      .click({ timeout: 15_000 });
+    const client = page.getByRole('dialog');
+    await client.getByRole('textbox', { name: 'Value' }).fill(COMPANY_KEY);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${server.managementUrl}/me`),
+      client.getByRole('button', { name: /^Send/ }).first().click(),
+    ]);
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['x-api-key']).toBe(COMPANY_KEY);
+    expect(await response.json()).toMatchObject({ username: 'ws@Company.DemoCompany' });
+    await page.close();
+  }, 60_000);
+
+  test("When Scalar's files are asked for, then they come compressed, under the package version, cacheable for a year", async () => {
+    const { dir, version } = scalarBuild();
+    const html = await (await fetch(`${server.baseUrl}/docs/checkout`)).text();
+    const modules = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    expect(modules).toContain(`/docs/assets/${version}/standalone.esm.js`);
+    expect(html).toContain(`from '/docs/assets/${version}/standalone.esm.js'`);
+    for (const path of modules) {
+      const file = readFileSync(join(dir, path.slice(`/docs/assets/${version}/`.length)));
+      for (const [accept, coding] of [
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+        ['identity', null],
+      ] as const) {
+        const response = await fetch(`${server.baseUrl}${path}`, { headers: { 'accept-encoding': accept } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-encoding')).toBe(coding);
+        expect(response.headers.get('vary')).toBe('Accept-Encoding');
+        expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+        // fetch() decodes the body: it is the file.
+        expect(Buffer.from(await response.arrayBuffer()).equals(file)).toBe(true);
+      }
+    }
+    const spec = await fetch(`${server.baseUrl}/docs/checkout/openapi.json`, { headers: { 'accept-encoding': 'br' } });
+    expect(spec.headers.get('content-encoding')).toBe('br');
+    expect(((await spec.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.checkoutUrl);
+    // Without the version: redirected to it; outside the build: not found.
+    const unversioned = await fetch(`${server.baseUrl}/docs/assets/standalone.esm.js`, { redirect: 'manual' });
+    expect(unversioned.status).toBe(308);
+    expect(unversioned.headers.get('location')).toBe(`/docs/assets/${version}/standalone.esm.js`);
+    expect((await fetch(`${server.baseUrl}/docs/assets/${version}/..%2F..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/docs/assets/${version}/missing.js`)).status).toBe(404);
+  });
 });

@@ -69,6 +69,8 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
       FORWARD_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_POLL_MS: '50',
       RATE_LIMIT_PER_MINUTE: '4',
+      // A short receiver timeout: a delivery leased by a killed instance lapses 30 s after it.
+      WEBHOOK_TIMEOUT_MS: '2000',
     };
     // Started together: migrations and the seed must not race.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
@@ -96,11 +98,18 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
     const accepted = new Map<string, { captured: number; refunded: number; cancelled: boolean }>(
       psps.map((p) => [p, { captured: 0, refunded: 0, cancelled: false }]),
     );
-    // A fixed mix, spread over the payments: 5 % cancels, 25 % captures of 3 000–10 000, 70 % refunds of 1 000–4 000.
+    // A fixed pseudo-random mix (seeded), ten operations per payment: 5 % cancels, 25 % captures of
+    // 3 000–10 000, 70 % refunds of 1 000–4 000, in an order that differs from payment to payment.
+    let seed = 20261123;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
     const work = Array.from({ length: MODIFICATIONS }, (_, i) => {
-      const psp = psps[(i * 7) % PAYMENTS]!;
-      const kind = i % 20 === 0 ? 'cancels' : i % 20 <= 5 ? 'captures' : 'refunds';
-      const value = kind === 'captures' ? 3_000 + ((i * 1_337) % 7_001) : 1_000 + ((i * 733) % 3_001);
+      const psp = psps[i % PAYMENTS]!;
+      const roll = random();
+      const kind = roll < 0.05 ? 'cancels' : roll < 0.3 ? 'captures' : 'refunds';
+      const value = kind === 'captures' ? 3_000 + Math.floor(random() * 7_001) : 1_000 + Math.floor(random() * 3_001);
       return { psp, kind, value, instance: either(i) };
     });
     const results = await Promise.all(

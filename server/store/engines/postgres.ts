@@ -69,8 +69,10 @@ export class PostgresStore implements Store {
       idleTimeoutMillis: 30_000,
       types,
     });
-    // An idle connection that the server drops must not crash the process: the pool replaces it.
+    // A connection the database drops must not crash the process: an idle one is replaced by the
+    // pool; one in use fails its current or next query, which the request answers with 503.
     this.pool.on('error', () => undefined);
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.pool }) });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.readTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
