@@ -5,17 +5,26 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freshDatabase, TEST_ENGINE } from './database.js';
 
-/** A free loopback port, chosen by the OS. */
+/** Ports this process has handed out: two probes running at once may be given the same free port. */
+const handedOut = new Set<number>();
+
+/** A free loopback port, chosen by the OS, never one handed out before in this process. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        const chosen = typeof address === 'object' && address ? address.port : 0;
+        probe.close(() => resolve(chosen));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 export interface RunningProcess {
@@ -64,6 +73,12 @@ export async function spawnServer(env: Record<string, string>): Promise<RunningP
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${baseUrl}/health`);
+    // The answer must be this process's: its banner names the port (another process on it would answer too).
+    for (let i = 0; i < 100 && !output.includes(`listening on ${baseUrl}`); i++) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!output.includes(`listening on ${baseUrl}`)) throw new Error(`the server did not print that it listens on ${baseUrl}`);
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
