@@ -195,7 +195,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     return operation.handle(req, res, next);
   };
 
-  const auth = [authentication(store, clock), corsCheck(store), authorize];
+  const auth = [authentication(store, clock), corsCheck(store, config.publicBaseUrl), authorize];
   const body = jsonBody(config.bodyLimitBytes);
   app.use([CHECKOUT_BASE, MANAGEMENT_BASE], corsPreflight);
   app.use(CHECKOUT_BASE, ...auth, idempotencyKeyHeader, ...body);

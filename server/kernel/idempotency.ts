@@ -104,6 +104,12 @@ export class Commands {
           if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
           this.inFlight.add(scope);
           marked = true;
+          if (this.store.engine === 'sqlite') {
+            // One process and one writer: nothing can claim the key between the lookup and this insert.
+            const body = await work(tx, caller, req);
+            await tx.idempotency.insert(this.record(caller, key, print, status, JSON.stringify(body)));
+            return { status, body: body as unknown, replayed: false };
+          }
           // The key is claimed in the database before the work: the same key sent to another
           // instance at the same time waits on this claim and then replays what this one stored.
           if (!(await tx.idempotency.claim(this.record(caller, key, print, IN_PROGRESS, '')))) {

@@ -17,7 +17,10 @@ export function parseOrigin(value: string): { origin: string } | { problem: stri
   return { origin: url.origin };
 }
 
-/** Whether a browser origin may use a credential: an empty list allows any origin. */
+/**
+ * Whether a browser origin may use a credential: only the origins on its list. A credential
+ * without a list is for servers, and no web page may use it cross-origin.
+ */
 export function originAllowed(origins: AllowedOrigin[], origin: string): boolean {
-  return origins.length === 0 || origins.some((o) => o.domain === origin);
+  return origins.some((o) => o.domain === origin);
 }

@@ -23,17 +23,31 @@ export const corsPreflight: RequestHandler = (req, res, next) => {
 const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key', 'X-Request-Id'] });
 
 /**
- * A browser request (with an Origin) is served only to origins the credential allows; an empty
- * list allows any origin. Requests without an Origin are server-to-server.
+ * A cross-origin browser request is served only to origins on the credential's allowed list (a
+ * credential without one is for servers: no page may use it cross-origin), and then with the
+ * CORS headers, so that its errors are readable too. Requests without an Origin are
+ * server-to-server; a page of this server itself (the API reference's "Try it") is same-origin.
  */
-export function corsCheck(store: Store): RequestHandler {
+export function corsCheck(store: Store, publicBaseUrl: string): RequestHandler {
   return async (req, res, next) => {
     const origin = req.get('origin');
-    if (!origin) return next();
+    if (!origin || sameOrigin(origin, `${req.protocol}://${req.get('host') ?? ''}`, publicBaseUrl)) return next();
     const { credential } = callerOf(res);
     const origins = await store.read((tx) => tx.credentials.origins(credential.id));
     if (!originAllowed(origins, origin))
       throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
     actual(req, res, next);
   };
+}
+
+/** Whether the Origin is this server's own address (as asked for, or as configured). */
+function sameOrigin(origin: string, requested: string, publicBaseUrl: string): boolean {
+  const own = [requested, publicBaseUrl].filter(Boolean).map((base) => {
+    try {
+      return new URL(base).origin;
+    } catch {
+      return undefined;
+    }
+  });
+  return own.includes(origin);
 }

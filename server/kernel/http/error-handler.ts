@@ -138,7 +138,13 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
       return;
     }
     const body = areaOf(req) === 'management' ? toManagementError(error, requestIdOf(res)) : toCheckoutError(error);
-    if (error.status === 401) res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+    if (error.status === 401) {
+      res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+      // No credential, so no allowed origins to consult; the answer tells nothing but "this key does
+      // not work", and a page must be able to read that to say so.
+      const origin = req.get('origin');
+      if (origin) res.set('Access-Control-Allow-Origin', origin).vary('Origin');
+    }
     if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
     res.status(error.status).type('application/json').send(JSON.stringify(body));
   };

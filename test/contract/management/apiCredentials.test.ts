@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
+import { buildPaymentRequest } from '../../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -106,7 +107,10 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
 describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigins/{originId}, DELETE /me/allowedOrigins/{originId} and GET /companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins', () => {
   test('When an origin is added (the audit recipe reads it back), then CORS serves that origin only, until it is removed', async () => {
     const browser = (origin: string) => fetch(`${server.managementUrl}/me`, { headers: { 'X-API-Key': COMPANY_KEY, Origin: origin } });
-    expect((await browser('https://anything.example.com')).status).toBe(200);
+    // Without a list the credential is for servers: no page may use it cross-origin.
+    const before = await browser('https://anything.example.com');
+    expect(before.status).toBe(403);
+    expect(before.headers.get('access-control-allow-origin')).toBeNull();
 
     const { data: added } = await server.management.POST('/me/allowedOrigins', { body: { domain: 'https://www.mystore.com' } });
     expect(added).toMatchObject({ domain: 'https://www.mystore.com', id: expect.any(String) });
@@ -133,7 +137,34 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     );
     expect((await server.management.DELETE('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).response.status).toBe(204);
     expect((await server.management.GET('/me/allowedOrigins')).data?.data).toEqual([]);
-    expect((await browser('https://evil.example.com')).status).toBe(200);
+    expect((await browser('https://www.mystore.com')).status).toBe(403);
+  });
+
+  test('When a request comes from an allowed origin and fails, then its error is readable there; a 401 is readable anywhere', async () => {
+    const { data: added } = await server.management.POST('/me/allowedOrigins', { body: { domain: 'https://errors.example.com' } });
+    try {
+      const missing = await fetch(`${server.managementUrl}/merchants/NoSuchMerchant`, {
+        headers: { 'X-API-Key': COMPANY_KEY, Origin: 'https://errors.example.com' },
+      });
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      expect(missing.headers.get('access-control-allow-origin')).toBe('https://errors.example.com');
+      const unknownKey = await fetch(`${server.managementUrl}/me`, {
+        headers: { 'X-API-Key': 'not-a-key-of-anyone-000000', Origin: 'https://elsewhere.example.com' },
+      });
+      expect(unknownKey.status).toBe(401);
+      expect(unknownKey.headers.get('access-control-allow-origin')).toBe('https://elsewhere.example.com');
+    } finally {
+      await server.management.DELETE('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } });
+    }
+  });
+
+  test("When a page of the server itself calls it (the API reference's Try it), then the request is same-origin and served without a list", async () => {
+    const own = await fetch(`${server.checkoutUrl}/payments`, {
+      method: 'POST',
+      headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json', Origin: server.baseUrl },
+      body: JSON.stringify(buildPaymentRequest()),
+    });
+    expect(own.status).toBe(200);
   });
 
   test('When a browser sends a CORS preflight, then it is answered without credentials', async () => {
