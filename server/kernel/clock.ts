@@ -25,8 +25,8 @@ export interface AdjustableClock extends Clock {
 /**
  * Real time plus an offset per company that only grows. The offsets live in the store (the
  * `companies` row), so a restarted sandbox, or another server instance, keeps the time its
- * integrators moved it to. This object only caches them: authentication reads the caller's
- * company offset on every request and the dispatcher reads all of them on every tick.
+ * integrators moved it to. This object only caches them: on PostgreSQL (several instances)
+ * authentication reads them on every request, and the dispatcher reads them on every tick.
  */
 export class SandboxClocks implements AdjustableClock {
   private readonly offsets = new Map<string, number>();

@@ -25,6 +25,9 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     if (!presented) throw new ApiError(ERR_UNAUTHORIZED);
+    // Instances sharing a PostgreSQL database learn another's clock advance here, before any rule
+    // reads the time (on SQLite this process is the only one that can move it).
+    if (store.engine === 'postgres') await store.read((tx) => clock.refresh(tx));
     const credential = await authenticate(store, presented, (companyId) => clock.now(companyId));
     const caller: Caller = { credential };
     res.locals.caller = caller;

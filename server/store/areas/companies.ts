@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { count, flag, paged } from '../codec.js';
 import type { Db } from '../db.js';
+import { prepared } from '../prepared.js';
 import type { CompaniesTable, MerchantsTable } from '../schema.js';
 import type { CaptureDelay, Company, Merchant, Page } from '../types.js';
 
@@ -55,6 +56,11 @@ const merchantToRow = (m: Merchant): Insertable<MerchantsTable> => ({
   created_at: m.createdAt,
 });
 
+// Read on every request (scope checks, the sandbox clock): compiled once (see prepared.ts).
+const companyById = prepared(({ q }, id: string) => q.selectFrom('companies').selectAll().where('id', '=', id));
+const clockOffsets = prepared(({ q }) => q.selectFrom('companies').select(['id', 'clock_offset_seconds']).orderBy('id'));
+const merchantById = prepared(({ q }, id: string) => q.selectFrom('merchants').selectAll().where('id', '=', id));
+
 /** The server's own key/value settings. */
 export function settingsStore(db: Db) {
   const { q } = db;
@@ -80,7 +86,7 @@ export function companiesStore(db: Db) {
     insert: async (company: Omit<Company, 'clockOffsetSeconds'>): Promise<void> =>
       void (await q.insertInto('companies').values(companyToRow(company)).execute()),
     get: async (id: string): Promise<Company | undefined> => {
-      const row = await q.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await companyById.first(db, id);
       return row && companyFromRow(row);
     },
     count: async (): Promise<number> =>
@@ -96,7 +102,7 @@ export function companiesStore(db: Db) {
       void (await q.updateTable('companies').set({ clock_offset_seconds: offsetSeconds }).where('id', '=', companyId).execute()),
     /** Every company's sandbox clock offset (companies are few). */
     clockOffsets: async (): Promise<Array<{ companyId: string; offsetSeconds: number }>> =>
-      (await q.selectFrom('companies').select(['id', 'clock_offset_seconds']).orderBy('id').execute()).map((r) => ({
+      (await clockOffsets.all(db)).map((r) => ({
         companyId: r.id,
         offsetSeconds: r.clock_offset_seconds,
       })),
@@ -111,7 +117,7 @@ export function merchantsStore(db: Db) {
   return {
     insert: async (merchant: Merchant): Promise<void> => void (await q.insertInto('merchants').values(merchantToRow(merchant)).execute()),
     get: async (id: string): Promise<Merchant | undefined> => {
-      const row = await q.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await merchantById.first(db, id);
       return row && merchantFromRow(row);
     },
     /** Merchants of a company, by id; `only` limits them to the given ids. */

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
+import { prepared } from '../prepared.js';
 import type { AllowedOriginsTable, ApiCredentialsTable, ApiKeysTable } from '../schema.js';
 import type { AllowedOrigin, ApiKeyRecord, Credential, Page } from '../types.js';
 
@@ -61,12 +62,16 @@ const originToRow = (o: AllowedOrigin): Insertable<AllowedOriginsTable> => ({
 });
 
 /** API credentials, their API keys and the origins their client key may be used from. */
+// Every request authenticates with these two: compiled once (see prepared.ts).
+const credentialById = prepared(({ q }, id: string) => q.selectFrom('api_credentials').selectAll().where('id', '=', id));
+const keyByHash = prepared(({ q }, keyHash: string) => q.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash));
+
 export function credentialsStore(db: Db) {
   const { q } = db;
   return {
     insert: async (credential: Credential): Promise<void> => void (await q.insertInto('api_credentials').values(toRow(credential)).execute()),
     get: async (id: string): Promise<Credential | undefined> => {
-      const row = await q.selectFrom('api_credentials').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await credentialById.first(db, id);
       return row && fromRow(row);
     },
     /** Company-level credentials (merchantId null) or those of one merchant account. */
@@ -82,7 +87,7 @@ export function credentialsStore(db: Db) {
     },
     insertKey: async (key: ApiKeyRecord): Promise<void> => void (await q.insertInto('api_keys').values(keyToRow(key)).execute()),
     getKey: async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
-      const row = await q.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+      const row = await keyByHash.first(db, keyHash);
       return row && keyFromRow(row);
     },
     /** The credential's keys, oldest first (key hashes break ties). */

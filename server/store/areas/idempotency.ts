@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
+import { prepared, preparedInsert } from '../prepared.js';
 import type { IdempotencyKeysTable } from '../schema.js';
 import type { IdempotencyRecord } from '../types.js';
 
@@ -23,15 +24,21 @@ const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeysTable> => ({
   created_at: i.createdAt,
 });
 
+// Every request with an Idempotency-Key looks its key up: compiled once (see prepared.ts).
+const insertRow = preparedInsert('idempotency_keys');
+const recordByKey = prepared(({ q }, credentialId: string, key: string) =>
+  q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key),
+);
+
 /** The responses kept for idempotency keys, per credential and key. */
 export function idempotencyStore(db: Db) {
   const { q } = db;
   return {
     get: async (credentialId: string, key: string): Promise<IdempotencyRecord | undefined> => {
-      const row = await q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key).executeTakeFirst();
+      const row = await recordByKey.first(db, credentialId, key);
       return row && fromRow(row);
     },
-    insert: async (record: IdempotencyRecord): Promise<void> => void (await q.insertInto('idempotency_keys').values(toRow(record)).execute()),
+    insert: async (record: IdempotencyRecord): Promise<void> => void (await insertRow(db, toRow(record))),
     /**
      * Claims a key: inserts the record unless one exists, and says whether it did. A concurrent
      * claim of the same key on another connection waits until the first transaction ends, then

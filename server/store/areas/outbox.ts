@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
+import { preparedInsert } from '../prepared.js';
 import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../schema.js';
 import type { Delivery, DeliveryAttempt, OutboxEvent } from '../types.js';
 
@@ -83,6 +84,10 @@ const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttemptsTable> => 
   duration_ms: a.durationMs,
 });
 
+// Written with every change that reports an event: compiled once (see prepared.ts).
+const insertEventRow = preparedInsert('events', 'id');
+const insertDeliveryRow = preparedInsert('webhook_deliveries');
+
 /**
  * The transactional outbox: events to report, their deliveries to each webhook (one queue per
  * webhook, in `queue_seq` order) and the attempts made to send them.
@@ -93,8 +98,8 @@ export function outboxStore(db: Db) {
   return {
     /** Records an event; returns the id the database gave it. */
     insertEvent: async (event: OutboxEvent): Promise<number> => {
-      const row = await q.insertInto('events').values(eventToRow(event)).returning('id').executeTakeFirstOrThrow();
-      return count(row.id);
+      const row = await insertEventRow(db, eventToRow(event));
+      return count(row?.id);
     },
     getEvent: async (id: number): Promise<OutboxEvent | undefined> => {
       const row = await q.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
@@ -105,7 +110,7 @@ export function outboxStore(db: Db) {
       (
         await q.selectFrom('events').selectAll().where('merchant_account', '=', merchantAccount).where('id', '>', afterId).orderBy('id').limit(limit).execute()
       ).map(eventFromRow),
-    insertDelivery: async (delivery: Delivery): Promise<void> => void (await q.insertInto('webhook_deliveries').values(deliveryToRow(delivery)).execute()),
+    insertDelivery: async (delivery: Delivery): Promise<void> => void (await insertDeliveryRow(db, deliveryToRow(delivery))),
     getDelivery: async (webhookId: string, eventId: number): Promise<Delivery | undefined> => {
       const row = await deliveries().where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
       return row && deliveryFromRow(row);

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
+import { prepared, preparedInsert, preparedUpdate } from '../prepared.js';
 import type { ModificationsTable, PaymentsTable } from '../schema.js';
 import type { Modification, Payment } from '../types.js';
 
@@ -108,6 +109,13 @@ const modificationToRow = (m: Modification): Insertable<ModificationsTable> => (
   created_at: m.createdAt,
 });
 
+// The statements of every authorisation and modification: compiled once (see prepared.ts).
+const insertRow = preparedInsert('payments');
+const updateRow = preparedUpdate('payments', 'psp_reference');
+const insertModificationRow = preparedInsert('modifications');
+const byPsp = prepared((db, pspReference: string) => db.q.selectFrom('payments').selectAll().where('psp_reference', '=', pspReference));
+const byPspForUpdate = prepared((db, pspReference: string) => forUpdate(db, db.q.selectFrom('payments').selectAll().where('psp_reference', '=', pspReference)));
+
 /** Payments and their modifications (captures, refunds, cancels, reversals, amount updates). */
 export function paymentsStore(db: Db) {
   const { q } = db;
@@ -119,10 +127,16 @@ export function paymentsStore(db: Db) {
   // Payments of an order or session in the order they were made (psp references break ties within a millisecond).
   const inOrder = (query: ReturnType<typeof payments>) => query.orderBy('created_at').orderBy('psp_reference');
   return {
-    insert: async (payment: Payment): Promise<void> => void (await q.insertInto('payments').values(toRow(payment)).execute()),
-    get: (pspReference: string) => one(payments().where('psp_reference', '=', pspReference)),
+    insert: async (payment: Payment): Promise<void> => void (await insertRow(db, toRow(payment))),
+    get: async (pspReference: string) => {
+      const row = await byPsp.first(db, pspReference);
+      return row && fromRow(row);
+    },
     /** Reads a payment to change it: locked until the transaction ends (see db.ts forUpdate). */
-    getForUpdate: (pspReference: string) => one(forUpdate(db, payments().where('psp_reference', '=', pspReference))),
+    getForUpdate: async (pspReference: string) => {
+      const row = await byPspForUpdate.first(db, pspReference);
+      return row && fromRow(row);
+    },
     /** The most recent payment of the merchant account with that merchant reference. */
     latestByReference: (merchantAccount: string, reference: string) =>
       one(
@@ -138,7 +152,7 @@ export function paymentsStore(db: Db) {
     ofSession: async (sessionId: string) => (await inOrder(payments().where('session_id', '=', sessionId)).execute()).map(fromRow),
     update: async (payment: Payment): Promise<void> => {
       const { psp_reference, ...changes } = toRow(payment);
-      await q.updateTable('payments').set(changes).where('psp_reference', '=', psp_reference).execute();
+      await updateRow(db, psp_reference, changes);
     },
     /** Authorised payments whose automatic capture fell due by `now` and has not been applied. */
     dueAutoCaptures: async (now: string, limit: number) =>
@@ -153,8 +167,7 @@ export function paymentsStore(db: Db) {
           .limit(limit)
           .execute()
       ).map(fromRow),
-    insertModification: async (modification: Modification): Promise<void> =>
-      void (await q.insertInto('modifications').values(modificationToRow(modification)).execute()),
+    insertModification: async (modification: Modification): Promise<void> => void (await insertModificationRow(db, modificationToRow(modification))),
     modifications: async (paymentPspReference: string) =>
       (
         await q

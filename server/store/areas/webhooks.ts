@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { count, flag } from '../codec.js';
 import type { Db } from '../db.js';
+import { prepared } from '../prepared.js';
 import type { WebhooksTable } from '../schema.js';
 import type { Page, Webhook } from '../types.js';
 
@@ -50,6 +51,11 @@ const toRow = (w: Webhook): Insertable<WebhooksTable> => ({
   updated_at: w.updatedAt,
 });
 
+// Read with every change that reports an event: compiled once (see prepared.ts).
+const activeOf = prepared(({ q }, merchantId: string) =>
+  q.selectFrom('webhooks').selectAll().where('merchant_id', '=', merchantId).where('active', '=', true).orderBy('id'),
+);
+
 /** Webhooks of merchant accounts (where their events are sent); their deliveries live in the outbox. */
 export function webhooksStore(db: Db) {
   const { q } = db;
@@ -71,8 +77,7 @@ export function webhooksStore(db: Db) {
       return { items: rows.map(fromRow), total: count(total?.n) };
     },
     /** The webhooks that receive the merchant account's events now. */
-    active: async (merchantId: string): Promise<Webhook[]> =>
-      (await webhooks().where('merchant_id', '=', merchantId).where('active', '=', true).orderBy('id').execute()).map(fromRow),
+    active: async (merchantId: string): Promise<Webhook[]> => (await activeOf.all(db, merchantId)).map(fromRow),
     /** Writes what can change of a webhook; its id, owner, type and creation time stay. */
     update: async (webhook: Webhook): Promise<void> => {
       const { id, company_id: _company, merchant_id: _merchant, type: _type, created_at: _created, ...changes } = toRow(webhook);
