@@ -53,50 +53,55 @@ type Row = Record<string, unknown>;
 /** The builder without table types: the generic helpers below name tables and columns by string (the codecs typed the row). */
 const loose = (q: Kysely<Database>) => q as unknown as Kysely<Record<string, Row>>;
 
-/**
- * `INSERT INTO table (…) VALUES (…)` of a row, compiled once per engine and set of columns (a
- * table's codec always gives the same columns, so there is one).
- */
-export function preparedInsert<T extends keyof Database>(table: T, returning?: string) {
-  const byColumns = new Map<string, ReturnType<typeof prepared<unknown[], Row>>>();
-  return async (db: Db, row: Insertable<Database[T]>): Promise<Row | undefined> => {
-    const columns = Object.keys(row);
+type Prepared = ReturnType<typeof prepared<unknown[], Row>>;
+
+/** One prepared query per set of columns (a table's codec always gives the same columns, so there is one). */
+function perColumns(build: (columns: string[]) => Prepared): (columns: string[]) => Prepared {
+  const queries = new Map<string, Prepared>();
+  return (columns) => {
     const signature = columns.join(',');
-    let query = byColumns.get(signature);
+    let query = queries.get(signature);
     if (!query) {
-      query = prepared<unknown[], Row>(({ q }, ...values: unknown[]) => {
-        const insert = loose(q)
-          .insertInto(String(table))
-          .values(Object.fromEntries(columns.map((c, i) => [c, values[i]])));
-        // With RETURNING the rows are the returned columns; without, none come back. (tsc needs the
-        // assertion to see a builder of untyped tables as Compilable<Row>; the linter's view does not.)
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-        return (returning ? insert.returning(returning) : insert) as unknown as Compilable<Row>;
-      });
-      byColumns.set(signature, query);
+      query = build(columns);
+      queries.set(signature, query);
     }
-    return query.first(db, ...columns.map((c) => (row as Row)[c]));
+    return query;
   };
 }
 
-/** `UPDATE table SET … WHERE key = ?` of a row's columns, compiled once per engine and set of columns. */
+/** `INSERT INTO table (…) VALUES (…)` of a row (with RETURNING `returning`), compiled once per engine. */
+export function preparedInsert<T extends keyof Database>(table: T, returning?: string) {
+  const query = perColumns((columns) =>
+    prepared<unknown[], Row>(({ q }, ...values: unknown[]) => {
+      const insert = loose(q)
+        .insertInto(String(table))
+        .values(Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+      // With RETURNING the rows are the returned columns; without, none come back. (tsc needs the
+      // assertion to see a builder of untyped tables as Compilable<Row>; the linter's view does not.)
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      return (returning ? insert.returning(returning) : insert) as unknown as Compilable<Row>;
+    }),
+  );
+  return (db: Db, row: Insertable<Database[T]>): Promise<Row | undefined> => {
+    const columns = Object.keys(row);
+    return query(columns).first(db, ...columns.map((c) => (row as Row)[c]));
+  };
+}
+
+/** `UPDATE table SET … WHERE key = ?` of a row's columns, compiled once per engine. */
 export function preparedUpdate<T extends keyof Database>(table: T, key: string) {
-  const byColumns = new Map<string, ReturnType<typeof prepared<unknown[], Row>>>();
-  return async (db: Db, keyValue: unknown, changes: Updateable<Database[T]>): Promise<void> => {
+  const query = perColumns((columns) =>
+    prepared<unknown[], Row>(
+      ({ q }, ...values: unknown[]) =>
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see preparedInsert
+        loose(q)
+          .updateTable(String(table))
+          .set(Object.fromEntries(columns.map((c, i) => [c, values[i + 1]])))
+          .where(key, '=', values[0]) as unknown as Compilable<Row>,
+    ),
+  );
+  return (db: Db, keyValue: unknown, changes: Updateable<Database[T]>): Promise<void> => {
     const columns = Object.keys(changes);
-    const signature = columns.join(',');
-    let query = byColumns.get(signature);
-    if (!query) {
-      query = prepared<unknown[], Row>(
-        ({ q }, ...values: unknown[]) =>
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see preparedInsert
-          loose(q)
-            .updateTable(String(table))
-            .set(Object.fromEntries(columns.map((c, i) => [c, values[i + 1]])))
-            .where(key, '=', values[0]) as unknown as Compilable<Row>,
-      );
-      byColumns.set(signature, query);
-    }
-    await query.run(db, keyValue, ...columns.map((c) => (changes as Row)[c]));
+    return query(columns).run(db, keyValue, ...columns.map((c) => (changes as Row)[c]));
   };
 }
