@@ -13,6 +13,11 @@ export interface Db {
   engine: Engine;
   /** The keyed hash API keys are stored and looked up under (see kernel/auth/credentials.ts). */
   hashApiKey: (apiKey: string) => string;
+  /**
+   * Runs compiled SQL on the same connection without the builder's executor, where the engine can
+   * do so synchronously (SQLite); prepared.ts uses it for the queries every request runs.
+   */
+  direct?: (sql: string, parameters: readonly unknown[]) => unknown[];
 }
 
 /**

@@ -38,6 +38,7 @@ export function prepared<A extends unknown[], O>(build: (db: Db, ...args: A) => 
   const run = async (db: Db, args: A): Promise<O[]> => {
     const t = template(db, args.length);
     const parameters = t.parameters.map((p) => (typeof p === 'number' ? args[p] : p.value));
+    if (db.direct) return db.direct(t.sql, parameters) as O[];
     const result = await db.q.executeQuery<O>({ sql: t.sql, query: t.query, parameters, queryId: createQueryId() });
     return result.rows;
   };

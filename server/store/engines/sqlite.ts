@@ -47,6 +47,16 @@ function cachedStatements(db: Database.Database) {
   };
 }
 
+/** Runs compiled SQL synchronously on a connection (better-sqlite3 is synchronous): rows for a reader, none for a write. */
+function directOn(statements: ReturnType<typeof cachedStatements>) {
+  return (text: string, parameters: readonly unknown[]): unknown[] => {
+    const statement = statements.prepare(text);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  };
+}
+
 /** Applies the numbered `.sql` files not yet applied, each in its own transaction (the file is locked meanwhile). */
 function migrate(db: Database.Database, dir: string): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -113,13 +123,15 @@ export class SqliteStore implements Store {
       rollbackTo: control('ROLLBACK TO job'),
     };
     const hashApiKey = options.hashApiKey ?? noApiKeyHasher;
-    this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachedStatements(this.db) }) });
-    this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey });
+    const statements = cachedStatements(this.db);
+    this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
+    this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey, direct: directOn(statements) });
     if (options.path !== ':memory:') {
       this.readDb = new Database(options.path, { readonly: true });
       this.readDb.pragma('busy_timeout = 5000');
-      const readQ = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachedStatements(this.readDb) }) });
-      this.readTx = openTx({ q: readQ, engine: 'sqlite', hashApiKey });
+      const readStatements = cachedStatements(this.readDb);
+      const readQ = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readStatements }) });
+      this.readTx = openTx({ q: readQ, engine: 'sqlite', hashApiKey, direct: directOn(readStatements) });
     }
   }
 
