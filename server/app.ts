@@ -183,7 +183,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     if (matched.route.multipart && Number(req.get('content-length') ?? 0) > config.androidMaxApkBytes + uploadOverheadBytes) {
       throw new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed: at most ${config.androidMaxApkBytes} bytes` });
     }
-    if (operation.rateLimited) await limiter.take(`${credential.id} ${matched.route.operationId}`);
+    if (operation.rateLimited) {
+      const taken = limiter.take(`${credential.id} ${matched.route.operationId}`);
+      if (taken) await taken;
+    }
   };
 
   /** After validation: the scope the parsed request decides (checkout's merchantAccount), then the handler. */

@@ -21,17 +21,24 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes a token for `key`, or throws 429 with the seconds to wait. */
-  async take(key: string): Promise<void> {
-    const retryAfter =
-      this.store.engine === 'sqlite'
-        ? this.takeFrom(this.buckets.get(key) ?? { tokens: this.perMinute, atMs: this.now() }, (bucket) => this.buckets.set(key, bucket))
-        : await this.store.transaction(async (tx) => {
-            const pending: Bucket[] = [];
-            const wait = this.takeFrom(await tx.rateLimits.lock(key, this.perMinute, this.now()), (bucket) => pending.push(bucket));
-            for (const bucket of pending) await tx.rateLimits.put(key, bucket);
-            return wait;
-          });
+  /** Takes a token for `key`, or throws 429 with the seconds to wait (at once on SQLite: nothing to wait for). */
+  take(key: string): void | Promise<void> {
+    if (this.store.engine === 'sqlite')
+      return this.refuse(this.takeFrom(this.buckets.get(key) ?? { tokens: this.perMinute, atMs: this.now() }, (bucket) => this.buckets.set(key, bucket)));
+    return this.takeShared(key);
+  }
+
+  private async takeShared(key: string): Promise<void> {
+    const retryAfter = await this.store.transaction(async (tx) => {
+      const pending: Bucket[] = [];
+      const wait = this.takeFrom(await tx.rateLimits.lock(key, this.perMinute, this.now()), (bucket) => pending.push(bucket));
+      for (const bucket of pending) await tx.rateLimits.put(key, bucket);
+      return wait;
+    });
+    this.refuse(retryAfter);
+  }
+
+  private refuse(retryAfter: number | undefined): void {
     if (retryAfter !== undefined)
       throw new ApiError(ERR_RATE_LIMITED, {
         message: `Rate limit of ${this.perMinute} requests per minute reached for this operation; retry after ${retryAfter} seconds`,

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
+import { prepared } from '../prepared.js';
 import type { AndroidAppsTable, AndroidCertificatesTable } from '../schema.js';
 import type { AndroidApp, AndroidCertificate } from '../types.js';
 
@@ -59,6 +60,21 @@ const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificates
   created_at: c.createdAt,
 });
 
+/** A page of a company's apps, newest first, with or without each filter: one compiled query per combination (see prepared.ts). */
+const appPage = (byPackage: boolean, byVersion: boolean) =>
+  prepared(({ q }, companyId: string, packageName: string, versionCode: number, limit: number, offset: number) => {
+    let query = q.selectFrom('android_apps').selectAll().where('company_id', '=', companyId);
+    if (byPackage) query = query.where('package_name', '=', packageName);
+    if (byVersion) query = query.where('version_code', '=', versionCode);
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  });
+const appPages: Record<string, ReturnType<typeof appPage>> = {
+  falsefalse: appPage(false, false),
+  truefalse: appPage(true, false),
+  falsetrue: appPage(false, true),
+  truetrue: appPage(true, true),
+};
+
 /** Android apps (uploaded APKs) and certificates of a company's terminal fleet. */
 export function androidStore(db: Db) {
   const { q } = db;
@@ -72,11 +88,8 @@ export function androidStore(db: Db) {
     },
     /** The company's apps, newest first; the filter narrows them to a package name and/or version code. */
     listApps: async (companyId: string, filter: { packageName?: string; versionCode?: number }, offset: number, limit: number): Promise<AndroidApp[]> => {
-      let query = apps().where('company_id', '=', companyId);
-      if (filter.packageName !== undefined) query = query.where('package_name', '=', filter.packageName);
-      if (filter.versionCode !== undefined) query = query.where('version_code', '=', filter.versionCode);
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-      return rows.map(appFromRow);
+      const query = appPages[`${filter.packageName !== undefined}${filter.versionCode !== undefined}`]!;
+      return (await query.all(db, companyId, filter.packageName ?? '', filter.versionCode ?? 0, limit, offset)).map(appFromRow);
     },
     /** Writes what processing an app changes (status, package details, error); its file, description and owner stay. */
     updateApp: async (app: AndroidApp): Promise<void> => {
