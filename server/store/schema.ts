@@ -346,6 +346,7 @@ export interface TerminalSettingsTable {
   updated_at: Timestamp;
 }
 
+/** PostgreSQL only: on SQLite one process owns the file and keeps its buckets in memory (kernel/http/rate-limit.ts). */
 export interface RateLimitsTable {
   key: string;
   tokens: number;

@@ -148,12 +148,13 @@ export class Dispatcher {
     // Leased first (committed): another instance that read the same due delivery skips it; if
     // this process dies mid-send, the lease lapses and another instance delivers the event.
     const leaseUntil = new Date(Date.now() + this.options.timeoutMs + LEASE_MARGIN_MS).toISOString();
-    if (!(await store.transaction((tx) => tx.outbox.lease(delivery, leaseUntil, new Date().toISOString())))) return;
-    const loaded = await store.transaction(async (tx) => ({
-      event: await tx.outbox.getEvent(delivery.eventId),
-      webhook: await tx.webhooks.get(delivery.webhookId),
-    }));
-    if (!loaded.event || !loaded.webhook) return;
+    // The event and webhook are read in the same transaction (one commit per attempt, not two).
+    const loaded = await store.transaction(async (tx) =>
+      (await tx.outbox.lease(delivery, leaseUntil, new Date().toISOString()))
+        ? { event: await tx.outbox.getEvent(delivery.eventId), webhook: await tx.webhooks.get(delivery.webhookId) }
+        : undefined,
+    );
+    if (!loaded?.event || !loaded.webhook) return;
     const { event, webhook } = loaded;
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
     const payload = JSON.stringify(toNotification(event, hmacKey));

@@ -23,16 +23,18 @@ export class RateLimiter {
 
   /** Takes a token for `key`, or throws 429 with the seconds to wait (at once on SQLite: nothing to wait for). */
   take(key: string): void | Promise<void> {
-    if (this.store.engine === 'sqlite')
-      return this.refuse(this.takeFrom(this.buckets.get(key) ?? { tokens: this.perMinute, atMs: this.now() }, (bucket) => this.buckets.set(key, bucket)));
+    if (this.store.engine === 'sqlite') {
+      const { next, retryAfter } = this.takeFrom(this.buckets.get(key) ?? { tokens: this.perMinute, atMs: this.now() });
+      if (next) this.buckets.set(key, next);
+      return this.refuse(retryAfter);
+    }
     return this.takeShared(key);
   }
 
   private async takeShared(key: string): Promise<void> {
     const retryAfter = await this.store.transaction(async (tx) => {
-      const pending: Bucket[] = [];
-      const wait = this.takeFrom(await tx.rateLimits.lock(key, this.perMinute, this.now()), (bucket) => pending.push(bucket));
-      for (const bucket of pending) await tx.rateLimits.put(key, bucket);
+      const { next, retryAfter: wait } = this.takeFrom(await tx.rateLimits.lock(key, this.perMinute, this.now()));
+      if (next) await tx.rateLimits.put(key, next);
       return wait;
     });
     this.refuse(retryAfter);
@@ -46,13 +48,12 @@ export class RateLimiter {
       });
   }
 
-  /** Refills the bucket and takes a token (saving it), or returns the seconds to wait (leaving it as it was). */
-  private takeFrom(bucket: Bucket, save: (bucket: Bucket) => void): number | undefined {
+  /** The bucket after taking a token, or the seconds to wait (then the bucket stays as it was). */
+  private takeFrom(bucket: Bucket): { next?: Bucket; retryAfter?: number } {
     const now = this.now();
     const refill = this.perMinute / 60_000;
     const tokens = Math.min(this.perMinute, bucket.tokens + Math.max(0, now - bucket.atMs) * refill);
-    if (tokens < 1) return Math.max(1, Math.ceil((1 - tokens) / refill / 1000));
-    save({ tokens: tokens - 1, atMs: now });
-    return undefined;
+    if (tokens < 1) return { retryAfter: Math.max(1, Math.ceil((1 - tokens) / refill / 1000)) };
+    return { next: { tokens: tokens - 1, atMs: now } };
   }
 }
