@@ -36,7 +36,7 @@ function run(duration) {
   });
 }
 
-await run(spec.warmupSeconds);
+const warmup = await run(spec.warmupSeconds);
 const measurements = [];
 for (let i = 0; i < spec.repeats; i++) {
   const r = await run(spec.seconds);
@@ -50,4 +50,4 @@ for (let i = 0; i < spec.repeats; i++) {
     timeouts: r.timeouts,
   });
 }
-process.stdout.write(`${JSON.stringify({ measurements, used: next })}\n`);
+process.stdout.write(`${JSON.stringify({ measurements, used: next, warmupRequests: warmup.requests.total })}\n`);

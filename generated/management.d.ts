@@ -85,7 +85,11 @@ export interface paths {
          */
         get: operations["listCompanyApiCredentials"];
         put?: never;
-        post?: never;
+        /**
+         * Create a company API credential
+         * @description Creates a company-level API credential with an API key, a password and a client key; the API key and the password are shown in this answer only (only their keyed hashes are kept). Only roles the calling credential has can be granted, and no access beyond its own level and merchant accounts (403); unknown roles, merchant accounts that are not the companys and invalid or repeated origins are refused (422). Needs a company-level credential with Management API - API credentials read and write.
+         */
+        post: operations["createCompanyApiCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -109,7 +113,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a company API credential
+         * @description Changes the credential''s active status, roles, allowed origins, description, merchant accounts or subject DN. Only a credential the caller may manage can be changed, and only into one it could grant (its roles, level and merchant accounts; 403). `allowedOrigins` replaces the list. A deactivated credential is refused (401) at once on every instance. A credential cannot deactivate itself or remove its own API credentials role (422), so that it cannot lock itself out. Needs Management API - API credentials read and write.
+         */
+        patch: operations["updateCompanyApiCredential"];
         trace?: never;
     };
     "/companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins": {
@@ -125,8 +133,36 @@ export interface paths {
          */
         get: operations["listCompanyAllowedOrigins"];
         put?: never;
-        post?: never;
+        /**
+         * Add an allowed origin to a company credential
+         * @description Allows an origin to use the credential's client key from a browser. The origin must be `scheme://host[:port]` with http or https, without path, query, fragment or user info; an origin the credential already allows is refused (422). Needs Management API - API credentials read and write.
+         */
+        post: operations["createCompanyAllowedOrigin"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins/{originId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an allowed origin of a company credential
+         * @description Returns the allowed origin. Needs Management API - API credentials read and write.
+         */
+        get: operations["getCompanyAllowedOrigin"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an allowed origin from a company credential
+         * @description Removes the origin: browsers on it can no longer use the client key, at once. Needs Management API - API credentials read and write.
+         */
+        delete: operations["deleteCompanyAllowedOrigin"];
         options?: never;
         head?: never;
         patch?: never;
@@ -146,6 +182,26 @@ export interface paths {
          * @description Rotates the key: the new key is returned once and works at once; the previous key keeps working for 24 hours, then is refused. Needs Management API - API credentials read and write.
          */
         post: operations["generateNewCompanyApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/apiCredentials/{apiCredentialId}/generateClientKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a new client key for a company credential
+         * @description Replaces the client key: the new one works at once; the previous one keeps working for 24 hours on the companys sandbox clock, then is refused. Needs Management API - API credentials read and write.
+         */
+        post: operations["generateNewCompanyClientKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -172,6 +228,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/companies/{companyId}/terminalLogos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the terminal logo of a company
+         * @description Returns the company's logo for one terminal model, which its merchant accounts, stores and terminals inherit. `data` is absent when the company sets none (terminals then show the default logo). Needs Management API - Terminal settings read (or read and write).
+         */
+        get: operations["getCompanyTerminalLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the terminal logo of a company
+         * @description Sets the logo for one terminal model at a company: a PNG image, base64-encoded, of at most 262 500 bytes and within the model's dimensions (see the README); anything else is refused with 422. An empty `data` removes the company's logo (terminals then show the default logo). Answers with the logo now in force. Needs Management API - Terminal settings read and write. Rate limited (429 with Retry-After).
+         */
+        patch: operations["updateCompanyTerminalLogo"];
+        trace?: never;
+    };
     "/companies/{companyId}/terminalSettings": {
         parameters: {
             query?: never;
@@ -181,7 +261,7 @@ export interface paths {
         };
         /**
          * Get the terminal settings of the company level
-         * @description Returns the settings in force at the company level (inherited by all below): its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes are shown only with Management API - Terminal settings Advanced read and write.
+         * @description Returns the settings in force at the company level (inherited by all below): its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes and Wi-Fi profiles are shown only with Management API - Terminal settings Advanced read and write.
          */
         get: operations["getCompanyTerminalSettings"];
         put?: never;
@@ -191,9 +271,189 @@ export interface paths {
         head?: never;
         /**
          * Update the terminal settings of the company level
-         * @description Changes the settings of the company level (inherited by all below). A section that is included replaces this level's values of that section (an empty value restores the inherited one); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
+         * @description Changes the settings of the company level (inherited by all below). A section that is included replaces this level's values of that section (a field that is empty, null or left out, or a null section, restores the inherited value); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes or Wi-Fi profiles also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
          */
         patch: operations["updateCompanyTerminalSettings"];
+        trace?: never;
+    };
+    "/companies/{companyId}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of company users
+         * @description Lists the users of the company, a page at a time; `username` keeps those whose user name contains it. Needs Management API - Users read and write.
+         */
+        get: operations["listCompanyUsers"];
+        put?: never;
+        /**
+         * Create a company user
+         * @description Creates a user of the company. The user name must be the email address; it is unique within the company (422 otherwise). No password is set or stored: Adyen emails an activation link, this service sends no email. Merchant accounts must be the company's and within the calling credential's reach. Needs a company-level credential with Management API - Users read and write.
+         */
+        post: operations["createNewCompanyUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a company user
+         * @description Returns the user. Needs Management API - Users read and write.
+         */
+        get: operations["getCompanyUserDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a company user
+         * @description Changes the user''s roles, merchant accounts, account groups, active status, time zone, login method, name or email (the user name stays as it is). Needs Management API - Users read and write.
+         */
+        patch: operations["updateCompanyUserDetails"];
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all webhooks
+         * @description Lists the company's own webhooks (not those of its merchant accounts), a page at a time. Needs a company-level credential with Management API - Webhooks read (or read and write).
+         */
+        get: operations["listAllCompanyWebhooks"];
+        put?: never;
+        /**
+         * Set up a webhook
+         * @description Creates a company webhook that receives the standard events (payments, modifications, orders, tokens) of the company's merchant accounts that its filter takes in (all, only the listed, or all but the listed), as JSON, signed once an HMAC key is generated. Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        post: operations["setUpCompanyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Returns the company webhook. Needs a company-level credential with Management API - Webhooks read (or read and write).
+         */
+        get: operations["getCompanyWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook
+         * @description Removes the company webhook; events not yet delivered to it are dropped. Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        delete: operations["removeCompanyWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes the given fields of the company webhook, its filter included. Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        patch: operations["updateCompanyWebhook"];
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks/{webhookId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a webhook
+         * @description Lists the latest events (at most 100) queued for the company webhook, of every merchant account it covers, with their delivery status and every attempt (time, status, error). This service's addition to Adyen's API. Needs a company-level credential with Management API - Webhooks read (or read and write).
+         */
+        get: operations["listCompanyWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks/{webhookId}/events/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description Queues a delivered or failed event for delivery to the company webhook again, at the end of its queue. This service's addition to Adyen's API. Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        post: operations["resendCompanyWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks/{webhookId}/generateHmac": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate an HMAC key
+         * @description Generates a new HMAC key for the company webhook and returns it once; events are signed with it from now on (additionalData.hmacSignature). Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        post: operations["generateCompanyHmacKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a webhook
+         * @description Sends test events to the company webhook now, one per merchant account and type (the accounts named in `merchantIds`, each covered by the webhook, or every account it covers), and reports the receiver's answer to each. Needs a company-level credential with Management API - Webhooks read and write.
+         */
+        post: operations["testCompanyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/me": {
@@ -264,6 +524,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/generateClientKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a client key for the calling credential
+         * @description Replaces the client key: the new one works at once; the previous one keeps working for 24 hours on the companys sandbox clock, then is refused. Any Management API role suffices; the API key of the request identifies the credential.
+         */
+        post: operations["generateClientKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchants/{merchantId}/apiCredentials": {
         parameters: {
             query?: never;
@@ -277,7 +557,11 @@ export interface paths {
          */
         get: operations["listMerchantApiCredentials"];
         put?: never;
-        post?: never;
+        /**
+         * Create a merchant API credential
+         * @description Creates an API credential of the merchant account with an API key, a password and a client key; the API key and the password are shown in this answer only (only their keyed hashes are kept). Only roles the calling credential has can be granted, and no access beyond its own level and merchant accounts (403); unknown roles, merchant accounts that are not the companys and invalid or repeated origins are refused (422). Needs Management API - API credentials read and write.
+         */
+        post: operations["createMerchantApiCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,6 +583,58 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a merchant API credential
+         * @description Changes the credential''s active status, roles, allowed origins, description or subject DN. Only a credential the caller may manage can be changed, and only into one it could grant (its roles, level and merchant accounts; 403). `allowedOrigins` replaces the list. A deactivated credential is refused (401) at once on every instance. A credential cannot deactivate itself or remove its own API credentials role (422), so that it cannot lock itself out. Needs Management API - API credentials read and write.
+         */
+        patch: operations["updateMerchantApiCredential"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/apiCredentials/{apiCredentialId}/allowedOrigins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the allowed origins of a merchant credential
+         * @description Lists the origins that may use the credential''s client key from a browser; with an empty list no web page may. Needs Management API - API credentials read and write.
+         */
+        get: operations["listMerchantAllowedOrigins"];
+        put?: never;
+        /**
+         * Add an allowed origin to a merchant credential
+         * @description Allows an origin to use the credential's client key from a browser. The origin must be `scheme://host[:port]` with http or https, without path, query, fragment or user info; an origin the credential already allows is refused (422). Needs Management API - API credentials read and write.
+         */
+        post: operations["createMerchantAllowedOrigin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/apiCredentials/{apiCredentialId}/allowedOrigins/{originId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an allowed origin of a merchant credential
+         * @description Returns the allowed origin. Needs Management API - API credentials read and write.
+         */
+        get: operations["getMerchantAllowedOrigin"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an allowed origin from a merchant credential
+         * @description Removes the origin: browsers on it can no longer use the client key, at once. Needs Management API - API credentials read and write.
+         */
+        delete: operations["deleteMerchantAllowedOrigin"];
         options?: never;
         head?: never;
         patch?: never;
@@ -324,6 +660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateClientKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a new client key for a merchant credential
+         * @description Replaces the client key: the new one works at once; the previous one keeps working for 24 hours on the companys sandbox clock, then is refused. Needs Management API - API credentials read and write.
+         */
+        post: operations["generateNewMerchantClientKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchants/{merchantId}/paymentMethodSettings": {
         parameters: {
             query?: never;
@@ -339,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Request a payment method
-         * @description Adds a payment method to the merchant account; once enabled it is offered by the checkout payment methods operation. A type already set up for the same stores is refused (422). Needs Management API - Payment methods read and write.
+         * @description Adds a payment method to the merchant account; once enabled it is offered by the checkout payment methods operation (within its countries and currencies). A type already set up for the same stores is refused (422), and so is a per-type object of another type (for example a `paypal` object on type `klarna`; 422 naming the object). Secrets of per-type objects (the Givex password) are stored encrypted and answered as a mask. Needs Management API - Payment methods read and write.
          */
         post: operations["requestPaymentMethod"];
         delete?: never;
@@ -367,7 +723,7 @@ export interface paths {
         head?: never;
         /**
          * Update a payment method
-         * @description Changes the given fields: `enabled`, `countries`, `currencies`, `customRoutingFlags`, the stores (`store` or `stores`), and per-type details; omitted fields stay. Needs Management API - Payment methods read and write.
+         * @description Changes the given fields: `enabled`, `countries`, `currencies`, `customRoutingFlags`, the stores (`store` or `stores`), and per-type objects (merged field by field into the stored one; an object of another type is refused with 422); omitted fields stay. Enabling or disabling changes what the checkout payment methods operation offers at once. Needs Management API - Payment methods read and write.
          */
         patch: operations["updatePaymentMethod"];
         trace?: never;
@@ -564,6 +920,54 @@ export interface paths {
         patch: operations["updateSplitLogic"];
         trace?: never;
     };
+    "/merchants/{merchantId}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of stores of a merchant account
+         * @description Lists the stores of the merchant account, a page at a time, ordered by identifier; `reference` narrows the list. Needs Management API - Stores read (or read and write).
+         */
+        get: operations["listStoresByMerchantId"];
+        put?: never;
+        /**
+         * Create a store of a merchant account
+         * @description Creates a store of the merchant account of the path. Its `reference` (the store's `id` when left out) addresses the store's terminal settings and logos under `/merchants/{merchantId}/stores/{reference}`. Needs Management API - Stores read and write.
+         */
+        post: operations["createStoreByMerchantId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/stores/{reference}/terminalLogos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the terminal logo of a store named by its reference
+         * @description Returns the logo in force for one terminal model at a store named by its reference: its own, else the nearest level above that sets one (merchant account, company). `data` is absent when no level sets one. Needs Management API - Terminal settings read (or read and write).
+         */
+        get: operations["getStoreTerminalLogoByReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the terminal logo of a store named by its reference
+         * @description Sets the logo for one terminal model at a store named by its reference: a PNG image, base64-encoded, of at most 262 500 bytes and within the model's dimensions (see the README); anything else is refused with 422. An empty `data` restores the logo inherited from the level above. Answers with the logo now in force. Needs Management API - Terminal settings read and write. Rate limited (429 with Retry-After).
+         */
+        patch: operations["updateStoreTerminalLogoByReference"];
+        trace?: never;
+    };
     "/merchants/{merchantId}/stores/{reference}/terminalSettings": {
         parameters: {
             query?: never;
@@ -573,7 +977,7 @@ export interface paths {
         };
         /**
          * Get the terminal settings of a store
-         * @description Returns the settings in force at a store, named by its reference: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes are shown only with Management API - Terminal settings Advanced read and write.
+         * @description Returns the settings in force at a store, named by its reference: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes and Wi-Fi profiles are shown only with Management API - Terminal settings Advanced read and write.
          */
         get: operations["getStoreTerminalSettingsByReference"];
         put?: never;
@@ -583,9 +987,57 @@ export interface paths {
         head?: never;
         /**
          * Update the terminal settings of a store
-         * @description Changes the settings of a store, named by its reference. A section that is included replaces this level's values of that section (an empty value restores the inherited one); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
+         * @description Changes the settings of a store, named by its reference. A section that is included replaces this level's values of that section (a field that is empty, null or left out, or a null section, restores the inherited value); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes or Wi-Fi profiles also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
          */
         patch: operations["updateStoreTerminalSettingsByReference"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/stores/{storeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a store of a merchant account
+         * @description Returns the store, named by its identifier; a store of another merchant account is not found. Needs Management API - Stores read (or read and write).
+         */
+        get: operations["getStore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a store of a merchant account
+         * @description Changes the store, as PATCH /stores/{storeId} does; a store of another merchant account is not found. Needs Management API - Stores read and write.
+         */
+        patch: operations["updateStore"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/terminalLogos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the terminal logo of a merchant account
+         * @description Returns the logo in force for one terminal model at a merchant account: its own, else the nearest level above that sets one (the company). `data` is absent when no level sets one. Needs Management API - Terminal settings read (or read and write).
+         */
+        get: operations["getMerchantTerminalLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the terminal logo of a merchant account
+         * @description Sets the logo for one terminal model at a merchant account: a PNG image, base64-encoded, of at most 262 500 bytes and within the model's dimensions (see the README); anything else is refused with 422. An empty `data` restores the logo inherited from the level above. Answers with the logo now in force. Needs Management API - Terminal settings read and write. Rate limited (429 with Retry-After).
+         */
+        patch: operations["updateMerchantTerminalLogo"];
         trace?: never;
     };
     "/merchants/{merchantId}/terminalSettings": {
@@ -597,7 +1049,7 @@ export interface paths {
         };
         /**
          * Get the terminal settings of the merchant account level
-         * @description Returns the settings in force at the merchant account level: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes are shown only with Management API - Terminal settings Advanced read and write.
+         * @description Returns the settings in force at the merchant account level: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes and Wi-Fi profiles are shown only with Management API - Terminal settings Advanced read and write.
          */
         get: operations["getMerchantTerminalSettings"];
         put?: never;
@@ -607,9 +1059,57 @@ export interface paths {
         head?: never;
         /**
          * Update the terminal settings of the merchant account level
-         * @description Changes the settings of the merchant account level. A section that is included replaces this level's values of that section (an empty value restores the inherited one); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
+         * @description Changes the settings of the merchant account level. A section that is included replaces this level's values of that section (a field that is empty, null or left out, or a null section, restores the inherited value); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes or Wi-Fi profiles also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
          */
         patch: operations["updateMerchantTerminalSettings"];
+        trace?: never;
+    };
+    "/merchants/{merchantId}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of merchant users
+         * @description Lists the users of the merchant account, a page at a time; `username` keeps those whose user name contains it. Needs Management API - Users read and write.
+         */
+        get: operations["listMerchantUsers"];
+        put?: never;
+        /**
+         * Create a merchant user
+         * @description Creates a user of the merchant account. The user name must be the email address; it is unique within the company (422 otherwise). No password is set or stored: Adyen emails an activation link, this service sends no email. Needs Management API - Users read and write.
+         */
+        post: operations["createNewMerchantUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchants/{merchantId}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a merchant user
+         * @description Returns the user. Needs Management API - Users read and write.
+         */
+        get: operations["getMerchantUserDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a merchant user
+         * @description Changes the user''s roles, account groups, active status, time zone, login method, name or email (the user name follows the email). Needs Management API - Users read and write.
+         */
+        patch: operations["updateMerchantUser"];
         trace?: never;
     };
     "/merchants/{merchantId}/webhooks": {
@@ -627,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a webhook
-         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated. Needs Management API - Webhooks read and write.
+         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated; event codes can be limited with `additionalSettings`. Needs Management API - Webhooks read and write.
          */
         post: operations["setUpWebhook"];
         delete?: never;
@@ -735,13 +1235,105 @@ export interface paths {
         put?: never;
         /**
          * Test a webhook
-         * @description Sends a test event to the webhook now and reports the receiver's answer. Needs Management API - Webhooks read and write.
+         * @description Sends test events to the webhook now, one per type, and reports the receiver's answer to each. Needs Management API - Webhooks read and write.
          */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/sandbox/terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Board a simulated terminal to a store
+         * @description Sandbox only (404 in production mode): there are no devices to board, so this puts a simulated terminal of the model in an active store, for trying out GET /terminals, terminal settings and logos with a store made through the API. It is not part of Adyen's API. Needs Management API - Assign Terminal, and a credential that reaches the store's merchant account.
+         */
+        post: operations["boardSandboxTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of stores
+         * @description Lists the stores of the merchant accounts the credential reaches, a page at a time, ordered by identifier. `merchantId` and `reference` narrow the list; a merchant account the credential does not reach is refused (403). Needs Management API - Stores read (or read and write).
+         */
+        get: operations["listStores"];
+        put?: never;
+        /**
+         * Create a store
+         * @description Creates a store of the merchant account named by `merchantId`. Its `reference` (the store's `id` when left out) addresses the store's terminal settings and logos under `/merchants/{merchantId}/stores/{reference}`. Needs Management API - Stores read and write, and a credential that reaches the merchant account.
+         */
+        post: operations["createStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a store
+         * @description Returns the store. Needs Management API - Stores read (or read and write).
+         */
+        get: operations["getStoreById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a store
+         * @description Changes the store; fields left out keep their value. The address country cannot change, and `status` only moves from `active` to `inactive` and from `inactive` to `active` or `closed` (422 otherwise); closing moves the store's terminals to the merchant account's inventory. Needs Management API - Stores read and write.
+         */
+        patch: operations["updateStoreById"];
+        trace?: never;
+    };
+    "/stores/{storeId}/terminalLogos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the terminal logo of a store
+         * @description Returns the logo in force for one terminal model at a store: its own, else the nearest level above that sets one (merchant account, company). `data` is absent when no level sets one. Needs Management API - Terminal settings read (or read and write).
+         */
+        get: operations["getStoreTerminalLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the terminal logo of a store
+         * @description Sets the logo for one terminal model at a store: a PNG image, base64-encoded, of at most 262 500 bytes and within the model's dimensions (see the README); anything else is refused with 422. An empty `data` restores the logo inherited from the level above. Answers with the logo now in force. Needs Management API - Terminal settings read and write. Rate limited (429 with Retry-After).
+         */
+        patch: operations["updateStoreTerminalLogo"];
         trace?: never;
     };
     "/stores/{storeId}/terminalSettings": {
@@ -753,7 +1345,7 @@ export interface paths {
         };
         /**
          * Get the terminal settings of a store
-         * @description Returns the settings in force at a store, named by its identifier: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes are shown only with Management API - Terminal settings Advanced read and write.
+         * @description Returns the settings in force at a store, named by its identifier: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes and Wi-Fi profiles are shown only with Management API - Terminal settings Advanced read and write.
          */
         get: operations["getStoreTerminalSettings"];
         put?: never;
@@ -763,9 +1355,53 @@ export interface paths {
         head?: never;
         /**
          * Update the terminal settings of a store
-         * @description Changes the settings of a store, named by its identifier. A section that is included replaces this level's values of that section (an empty value restores the inherited one); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
+         * @description Changes the settings of a store, named by its identifier. A section that is included replaces this level's values of that section (a field that is empty, null or left out, or a null section, restores the inherited value); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes or Wi-Fi profiles also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
          */
         patch: operations["updateStoreTerminalSettings"];
+        trace?: never;
+    };
+    "/terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a list of terminals
+         * @description Lists the terminals of the merchant accounts the credential reaches, a page at a time, ordered by identifier. `searchQuery` or `otpQuery`, when present, is the only filter; otherwise `countries`, `merchantIds`, `storeIds` and `brandModels` (each comma-separated) narrow the list together. Terminals cannot be boarded here: the demo data has two, and in the sandbox POST /sandbox/terminals boards a simulated one. Needs Management API - Terminal actions read (or read and write).
+         */
+        get: operations["listTerminals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terminals/{terminalId}/terminalLogos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the terminal logo of a terminal
+         * @description Returns the logo in force for the terminal's model at a terminal: its own, else the nearest level above that sets one (store, merchant account, company). `data` is absent when no level sets one. Needs Management API - Terminal settings read (or read and write).
+         */
+        get: operations["getTerminalTerminalLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the terminal logo of a terminal
+         * @description Sets the logo for the terminal's model at a terminal: a PNG image, base64-encoded, of at most 262 500 bytes and within the model's dimensions (see the README); anything else is refused with 422. An empty `data` restores the logo inherited from the level above. Answers with the logo now in force. Needs Management API - Terminal settings read and write. Rate limited (429 with Retry-After).
+         */
+        patch: operations["updateTerminalTerminalLogo"];
         trace?: never;
     };
     "/terminals/{terminalId}/terminalSettings": {
@@ -777,7 +1413,7 @@ export interface paths {
         };
         /**
          * Get the terminal settings of a terminal
-         * @description Returns the settings in force at a terminal: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes are shown only with Management API - Terminal settings Advanced read and write.
+         * @description Returns the settings in force at a terminal: its own values over the inherited ones. Needs Management API - Terminal settings read (or read and write). Passcodes and Wi-Fi profiles are shown only with Management API - Terminal settings Advanced read and write.
          */
         get: operations["getTerminalTerminalSettings"];
         put?: never;
@@ -787,7 +1423,7 @@ export interface paths {
         head?: never;
         /**
          * Update the terminal settings of a terminal
-         * @description Changes the settings of a terminal. A section that is included replaces this level's values of that section (an empty value restores the inherited one); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
+         * @description Changes the settings of a terminal. A section that is included replaces this level's values of that section (a field that is empty, null or left out, or a null section, restores the inherited value); sections not included stay. Answers with the settings now in force. Needs Management API - Terminal settings read and write; changing passcodes or Wi-Fi profiles also needs Management API - Terminal settings Advanced read and write. Rate limited (429 with Retry-After).
          */
         patch: operations["updateTerminalTerminalSettings"];
         trace?: never;
@@ -796,6 +1432,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Accel (US debit network) details. */
+        AccelInfo: {
+            /**
+             * @description How payments are processed: `billpay`, `ecom` or `pos`.
+             * @enum {string}
+             */
+            processingType: "billpay" | "ecom" | "pos";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
         /** @description A commission booked to another balance account. */
         AdditionalCommission: {
             /** @description The balance account. */
@@ -811,6 +1456,58 @@ export interface components {
              */
             variablePercentage?: number;
         };
+        /** @description Which events the webhook receives, and Adyen's additional settings. `excludeEventCodes` is this service's addition to Adyen's request (Adyen's answers show it). */
+        AdditionalSettings: {
+            /** @description Events of these codes are never sent. */
+            excludeEventCodes?: components["schemas"]["WebhookEventCode"][];
+            /** @description Only events of these codes are sent. Absent or empty, every code is sent. */
+            includeEventCodes?: components["schemas"]["WebhookEventCode"][];
+            /** @description Adyen's additional settings by name (for example `includeCaptureDelayHours`): kept and shown, not yet acted on. */
+            properties?: {
+                [key: string]: boolean;
+            };
+        };
+        /** @description Which events the webhook receives, and Adyen's additional settings. */
+        AdditionalSettingsResponse: {
+            /** @description Events of these codes are never sent. */
+            excludeEventCodes?: components["schemas"]["WebhookEventCode"][];
+            /** @description Only events of these codes are sent (every code when absent). */
+            includeEventCodes?: components["schemas"]["WebhookEventCode"][];
+            /** @description Adyen's additional settings by name; kept and shown. */
+            properties?: {
+                [key: string]: boolean;
+            };
+        };
+        /** @description Affirm details. */
+        AffirmInfo: {
+            /** @description The Affirm price plan. */
+            pricePlan?: string;
+            /**
+             * Format: email
+             * @description The email address shoppers contact for support.
+             */
+            supportEmail: string;
+        };
+        /** @description The Affirm details that can change after set-up. */
+        AffirmUpdateInfo: {
+            /** @description The Affirm price plan. */
+            pricePlan?: string;
+        };
+        /** @description Afterpay details. */
+        AfterpayTouchInfo: {
+            /**
+             * Format: email
+             * @description The email address shoppers contact for support.
+             */
+            supportEmail?: string;
+            /** @description The support page for shoppers. */
+            supportUrl: string;
+        };
+        /** @description Alipay+ details. */
+        AlipayPlusInfo: {
+            /** @description The currency (ISO 4217) Alipay+ settles in. */
+            settlementCurrencyCode?: string;
+        };
         /** @description A domain that may use the credential's client key from a browser. */
         AllowedOrigin: {
             _links?: components["schemas"]["Links"];
@@ -819,10 +1516,22 @@ export interface components {
             /** @description The identifier of the allowed origin. */
             readonly id?: string;
         };
-        /** @description The allowed origins of a credential; an empty list means any domain may use it. */
+        /** @description The allowed origins of a credential; with an empty list no web page may use it. */
         AllowedOriginsResponse: {
             /** @description The allowed origins. */
             data?: components["schemas"]["AllowedOrigin"][];
+        };
+        /** @description American Express details. */
+        AmexInfo: {
+            /** @description The merchant identification number given by American Express. */
+            midNumber?: string;
+            /** @description Use the merchant identification number of another account. */
+            reuseMidNumber?: boolean;
+            /**
+             * @description The contract with American Express: `noContract`, `gatewayContract` or `paymentDesignatorContract`.
+             * @enum {string}
+             */
+            serviceLevel: "noContract" | "gatewayContract" | "paymentDesignatorContract";
         };
         /** @description A sum of money in the minor unit of its currency: EUR 10.00 is `{"currency": "EUR", "value": 1000}`. Values are integers so that no floating point rounding ever touches money. */
         Amount: {
@@ -915,7 +1624,7 @@ export interface components {
             active: boolean;
             /** @description IP addresses the credential may be used from; empty means any. */
             allowedIpAddresses: string[];
-            /** @description Origins that may use the client key; empty means any. */
+            /** @description Origins that may use the client key from a browser; empty means none may. */
             allowedOrigins?: components["schemas"]["AllowedOrigin"][];
             /** @description The public key for client-side authentication. */
             clientKey: string;
@@ -925,6 +1634,8 @@ export interface components {
             id: string;
             /** @description The roles of the credential. */
             roles: string[];
+            /** @description The subject DN of a client certificate, when one was set. */
+            subjectDN?: string;
             /** @description The user name of the credential, also the Basic authentication user name. */
             username: string;
         };
@@ -941,6 +1652,29 @@ export interface components {
         ApplePayInfo: {
             /** @description The domains Apple Pay is shown on. */
             domains: string[];
+        };
+        /** @description Bancontact details. */
+        BcmcInfo: {
+            /** @description Also offer Bancontact mobile. */
+            enableBcmcMobile?: boolean;
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description A simulated terminal to put in a store of the sandbox. */
+        BoardSandboxTerminalRequest: {
+            model: components["schemas"]["TerminalModel"];
+            /** @description The store the terminal is boarded to; it must be active. */
+            storeId: string;
+        };
+        /** @description Cartes Bancaires details. */
+        CartesBancairesInfo: {
+            /** @description The SIRET of the business (14 digits). */
+            siret: string;
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description Clearpay details. */
+        ClearpayInfo: {
+            /** @description The support page for shoppers. */
+            supportUrl: string;
         };
         /** @description The commission booked to the user's balance account. */
         Commission: {
@@ -962,7 +1696,7 @@ export interface components {
             active: boolean;
             /** @description IP addresses the credential may be used from; empty means any. */
             allowedIpAddresses: string[];
-            /** @description Origins that may use the client key; empty means any. */
+            /** @description Origins that may use the client key from a browser; empty means none may. */
             allowedOrigins?: components["schemas"]["AllowedOrigin"][];
             /** @description The merchant accounts the credential is limited to; empty means every merchant account of the company. */
             associatedMerchantAccounts?: string[];
@@ -974,7 +1708,32 @@ export interface components {
             id: string;
             /** @description The roles of the credential. */
             roles: string[];
+            /** @description The subject DN of a client certificate, when one was set. */
+            subjectDN?: string;
             /** @description The user name of the credential, also the Basic authentication user name. */
+            username: string;
+        };
+        /** @description A user of the company. */
+        CompanyUser: {
+            _links?: components["schemas"]["Links"];
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /** @description The apps available to the user (none here). */
+            apps?: string[];
+            /** @description The merchant accounts the user works with. */
+            associatedMerchantAccounts?: string[];
+            /** @description The email address of the user. */
+            email: string;
+            /** @description The identifier of the user. */
+            id: string;
+            name?: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user. */
+            roles: string[];
+            /** @description The tz database name of the user's time zone. */
+            timeZoneCode: string;
+            /** @description The user name (the email address). */
             username: string;
         };
         /** @description An origin to allow, as `scheme://host[:port]`. */
@@ -985,46 +1744,262 @@ export interface components {
             /** @description Ignored; the service assigns the identifier. */
             id?: string;
         };
-        /** @description A webhook to set up for the merchant account. */
-        CreateMerchantWebhookRequest: {
-            /** @description Accept an expired certificate of the receiver (not recommended). */
+        /** @description A new merchant-level API credential, with its API key and password (shown only here). */
+        CreateApiCredentialResponse: {
+            _links?: components["schemas"]["ApiCredentialLinks"];
+            /** @description Whether the credential can be used. */
+            active: boolean;
+            /** @description IP addresses the credential may be used from; empty means any. */
+            allowedIpAddresses: string[];
+            /** @description Origins that may use the client key from a browser; empty means none may. */
+            allowedOrigins?: components["schemas"]["AllowedOrigin"][];
+            /** @description The API key, shown this once; it cannot be read later (generate a new one instead). */
+            apiKey: string;
+            /** @description The public key for client-side authentication (Drop-in and Components). */
+            clientKey: string;
+            /** @description The credential's description. */
+            description?: string;
+            /** @description The identifier of the credential. */
+            id: string;
+            /** @description The password for Basic authentication with the user name, shown this once. */
+            password: string;
+            /** @description The roles of the credential. */
+            roles: string[];
+            /** @description The subject DN of a client certificate, when one was set. */
+            subjectDN?: string;
+            /** @description The user name of the credential, also the Basic authentication user name. */
+            username: string;
+        };
+        /** @description A new company-level API credential. Nothing is required. */
+        CreateCompanyApiCredentialRequest: {
+            /** @description Origins (`scheme://host[:port]`, http or https) that may use the client key from a browser. */
+            allowedOrigins?: string[];
+            /** @description The merchant accounts of the company the credential is limited to; empty or absent means every merchant account of the company. Never beyond the merchant accounts the calling credential reaches. */
+            associatedMerchantAccounts?: string[];
+            /** @description The credential's description. */
+            description?: string;
+            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
+            roles?: string[];
+        };
+        /** @description A new company-level API credential, with its API key and password (shown only here). */
+        CreateCompanyApiCredentialResponse: {
+            _links?: components["schemas"]["ApiCredentialLinks"];
+            /** @description Whether the credential can be used. */
+            active: boolean;
+            /** @description IP addresses the credential may be used from; empty means any. */
+            allowedIpAddresses: string[];
+            /** @description Origins that may use the client key from a browser; empty means none may. */
+            allowedOrigins?: components["schemas"]["AllowedOrigin"][];
+            /** @description The API key, shown this once; it cannot be read later (generate a new one instead). */
+            apiKey: string;
+            /** @description The merchant accounts the credential is limited to; empty means every merchant account of the company. */
+            associatedMerchantAccounts: string[];
+            /** @description The public key for client-side authentication (Drop-in and Components). */
+            clientKey: string;
+            /** @description The credential's description. */
+            description?: string;
+            /** @description The identifier of the credential. */
+            id: string;
+            /** @description The password for Basic authentication with the user name, shown this once. */
+            password: string;
+            /** @description The roles of the credential. */
+            roles: string[];
+            /** @description The subject DN of a client certificate, when one was set. */
+            subjectDN?: string;
+            /** @description The user name of the credential, also the Basic authentication user name. */
+            username: string;
+        };
+        /** @description A new user of the company. No password is set: the user would set one through an activation link. */
+        CreateCompanyUserRequest: {
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description The merchant accounts of the company the user works with; only merchant accounts the calling credential reaches. */
+            associatedMerchantAccounts?: string[];
+            /**
+             * Format: email
+             * @description The email address of the user.
+             */
+            email: string;
+            /**
+             * @description How the user logs in: `Email` or `Username & account` (SSO is not configured for any company here and is refused).
+             * @example Email
+             * @example Username & account
+             */
+            loginMethod?: string;
+            name: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user (Adyen's user role names). */
+            roles?: string[];
+            /** @description The tz database name of the user's time zone, for example `Europe/Amsterdam`. Default `UTC`. */
+            timeZoneCode?: string;
+            /** @description The user name, which must be the user's email address (equal to `email`). */
+            username: string;
+        };
+        /** @description The new user of the company. */
+        CreateCompanyUserResponse: {
+            _links?: components["schemas"]["Links"];
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /** @description The apps available to the user (none here). */
+            apps?: string[];
+            /** @description The merchant accounts the user works with. */
+            associatedMerchantAccounts?: string[];
+            /** @description The email address of the user. */
+            email: string;
+            /** @description The identifier of the user. */
+            id: string;
+            name?: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user. */
+            roles: string[];
+            /** @description The tz database name of the user's time zone. */
+            timeZoneCode: string;
+            /** @description The user name (the email address). */
+            username: string;
+        };
+        /** @description A webhook to set up for the company: it receives the events of the merchant accounts its filter takes in. */
+        CreateCompanyWebhookRequest: {
+            /** @description Deliver even when the receiver's certificate has expired or is not yet valid. Default false. */
             acceptsExpiredCertificate?: boolean;
-            /** @description Accept a self-signed certificate of the receiver. */
+            /** @description Deliver even when the receiver's certificate is self-signed. Default false. */
             acceptsSelfSignedCertificate?: boolean;
-            /** @description Accept a certificate that no trusted root signed. */
+            /** @description Deliver even when the receiver's certificate does not chain to a public root. Default false. */
             acceptsUntrustedRootCertificate?: boolean;
             /** @description Whether events are sent to the webhook. */
             active: boolean;
+            additionalSettings?: components["schemas"]["AdditionalSettings"];
             /**
-             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused with 422.
              * @enum {string}
              */
             communicationFormat: "http" | "json" | "soap";
             /** @description A description of the webhook. */
             description?: string;
             /**
-             * @description The lowest TLS version used towards the receiver.
+             * @description The lowest TLS version used towards the receiver (TLSv1.2 unless TLSv1.3 is asked for).
+             * @enum {string}
+             */
+            encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /** @description Merchant accounts of the company to include or exclude. Needed for `includeAccounts` and `excludeAccounts`; must be empty or absent for `allAccounts`. */
+            filterMerchantAccounts?: string[];
+            /**
+             * @description Which merchant accounts of the company the webhook receives events of: `allAccounts` (every account, now and later), `includeAccounts` (only those in `filterMerchantAccounts`) or `excludeAccounts` (all but those in `filterMerchantAccounts`).
+             * @enum {string}
+             */
+            filterMerchantAccountType: "allAccounts" | "includeAccounts" | "excludeAccounts";
+            /**
+             * @description Whether the receiver is on the public internet. Kept and shown; every receiver must pass the outbound guard.
+             * @enum {string}
+             */
+            networkType?: "local" | "public";
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown (an empty string removes it). */
+            password?: string;
+            /** @description For SOAP only; kept and shown. */
+            populateSoapActionHeader?: boolean;
+            /**
+             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
+             * @enum {string}
+             */
+            type: "standard";
+            /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
+            url: string;
+            /** @description Basic authentication user name towards the receiver. */
+            username?: string;
+        };
+        /** @description A new API credential of the merchant account. Nothing is required. */
+        CreateMerchantApiCredentialRequest: {
+            /** @description Origins (`scheme://host[:port]`, http or https) that may use the client key from a browser. */
+            allowedOrigins?: string[];
+            /** @description The credential's description. */
+            description?: string;
+            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
+            roles?: string[];
+        };
+        /** @description A new user of the merchant account. No password is set: the user would set one through an activation link. */
+        CreateMerchantUserRequest: {
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /**
+             * Format: email
+             * @description The email address of the user.
+             */
+            email: string;
+            /**
+             * @description How the user logs in: `Email` or `Username & account` (SSO is not configured for any company here and is refused).
+             * @example Email
+             * @example Username & account
+             */
+            loginMethod?: string;
+            name: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user (Adyen's user role names). */
+            roles?: string[];
+            /** @description The tz database name of the user's time zone, for example `Europe/Amsterdam`. Default `UTC`. */
+            timeZoneCode?: string;
+            /** @description The user name, which must be the user's email address (equal to `email`). */
+            username: string;
+        };
+        /** @description A webhook to set up for the merchant account. */
+        CreateMerchantWebhookRequest: {
+            /** @description Deliver even when the receiver's certificate has expired or is not yet valid. Default false. */
+            acceptsExpiredCertificate?: boolean;
+            /** @description Deliver even when the receiver's certificate is self-signed. Default false. */
+            acceptsSelfSignedCertificate?: boolean;
+            /** @description Deliver even when the receiver's certificate does not chain to a public root. Default false. */
+            acceptsUntrustedRootCertificate?: boolean;
+            /** @description Whether events are sent to the webhook. */
+            active: boolean;
+            additionalSettings?: components["schemas"]["AdditionalSettings"];
+            /**
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused with 422.
+             * @enum {string}
+             */
+            communicationFormat: "http" | "json" | "soap";
+            /** @description A description of the webhook. */
+            description?: string;
+            /**
+             * @description The lowest TLS version used towards the receiver (TLSv1.2 unless TLSv1.3 is asked for).
              * @enum {string}
              */
             encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
             /**
-             * @description Whether the receiver is on the public internet.
+             * @description Whether the receiver is on the public internet. Kept and shown; every receiver must pass the outbound guard.
              * @enum {string}
              */
             networkType?: "local" | "public";
-            /** @description Basic authentication password towards the receiver; stored encrypted and never shown. */
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown (an empty string removes it). */
             password?: string;
-            /** @description For SOAP only; ignored. */
+            /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
             /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
+             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
              * @enum {string}
              */
             type: "standard";
-            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
+        };
+        /** @description The new user of the merchant account. */
+        CreateUserResponse: {
+            _links?: components["schemas"]["Links"];
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /** @description The apps available to the user (none here). */
+            apps?: string[];
+            /** @description The email address of the user. */
+            email: string;
+            /** @description The identifier of the user. */
+            id: string;
+            name?: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user. */
+            roles: string[];
+            /** @description The tz database name of the user's time zone. */
+            timeZoneCode: string;
+            /** @description The user name (the email address). */
+            username: string;
         };
         /** @description The content of a test event; defaults make an AUTHORISATION of EUR 10.00. */
         CustomNotification: {
@@ -1077,6 +2052,19 @@ export interface components {
              */
             statusCode?: number;
         };
+        /** @description Diners Club details. */
+        DinersInfo: {
+            /** @description The merchant identification number given by Diners. */
+            midNumber?: string;
+            /** @description Use the merchant identification number of another account. */
+            reuseMidNumber: boolean;
+            /**
+             * @description The contract with Diners: `noContract` or `gatewayContract`.
+             * @enum {string}
+             */
+            serviceLevel?: "noContract" | "gatewayContract";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
         /** @description The Adyen libraries send an empty JSON body here; a file must be sent as multipart/form-data instead (422). */
         EmptyUpload: Record<string, never>;
         /** @description The new API key, shown once. It works at once; the previous key keeps working for 24 hours. */
@@ -1084,12 +2072,35 @@ export interface components {
             /** @description The new API key. */
             apiKey: string;
         };
+        /** @description The new client key. It works at once; the previous one keeps working for 24 hours. */
+        GenerateClientKeyResponse: {
+            /** @description The new client key. */
+            clientKey: string;
+        };
         /** @description The new HMAC key; shown once. Events are signed with it from now on. */
         GenerateHmacKeyResponse: {
             /** @description 64 hexadecimal characters. */
             hmacKey: string;
         };
-        /** @description Google Pay details. */
+        /** @description Details of a method whose only setting is its statement text. */
+        GenericPmWithTdiInfo: {
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description Givex gift card details. The password is kept encrypted and never returned: answers show a fixed mask. */
+        GivexInfo: {
+            /** @description The currency (ISO 4217) of the gift cards. */
+            currencyCode: string;
+            /** @description The password given by Givex (write-only: answers show `********`). */
+            password: string;
+            /**
+             * @description Where the cards are taken: `Ecommerce` or `POS`.
+             * @enum {string}
+             */
+            paymentFlow: "Ecommerce" | "POS";
+            /** @description The user name given by Givex. */
+            username: string;
+        };
+        /** @description Google Pay details. Adyen requires `merchantId`; this service leaves it optional, as it always did (making it required would break its existing clients). */
         GooglePayInfo: {
             /** @description The Google Pay merchant identifier. */
             merchantId?: string;
@@ -1104,6 +2115,39 @@ export interface components {
             name: string;
             /** @description The rejected value as text (empty when it was missing). */
             value: string;
+        };
+        /** @description JCB details. */
+        JCBInfo: {
+            /** @description The merchant identification number given by JCB. */
+            midNumber?: string;
+            /** @description Use the merchant identification number of another account. */
+            reuseMidNumber?: boolean;
+            /**
+             * @description The contract with JCB: `noContract`, `gatewayContract` or `paymentDesignatorContract`.
+             * @enum {string}
+             */
+            serviceLevel?: "noContract" | "gatewayContract" | "paymentDesignatorContract";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description Klarna details. */
+        KlarnaInfo: {
+            /** @description Capture Klarna payments at once. */
+            autoCapture?: boolean;
+            /**
+             * Format: email
+             * @description The email address Klarna sends disputes to.
+             */
+            disputeEmail: string;
+            /**
+             * @description The Klarna region: `NA`, `EU`, `CH` or `AU`.
+             * @enum {string}
+             */
+            region: "NA" | "EU" | "CH" | "AU";
+            /**
+             * Format: email
+             * @description The email address shoppers contact for support.
+             */
+            supportEmail: string;
         };
         /** @description Links of a resource. */
         Links: {
@@ -1122,6 +2166,22 @@ export interface components {
             /**
              * Format: int32
              * @description The number of items in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+        };
+        /** @description A page of company users. */
+        ListCompanyUsersResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The users on this page. */
+            data?: components["schemas"]["CompanyUser"][];
+            /**
+             * Format: int32
+             * @description The number of users in all pages.
              */
             itemsTotal: number;
             /**
@@ -1162,6 +2222,54 @@ export interface components {
              */
             pagesTotal: number;
         };
+        /** @description A page of the users of a merchant account. */
+        ListMerchantUsersResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The users on this page. */
+            data?: components["schemas"]["User"][];
+            /**
+             * Format: int32
+             * @description The number of users in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+        };
+        /** @description A page of stores. */
+        ListStoresResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The stores on this page. */
+            data?: components["schemas"]["Store"][];
+            /**
+             * Format: int32
+             * @description The number of items in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+        };
+        /** @description A page of terminals. */
+        ListTerminalsResponse: {
+            _links: components["schemas"]["PaginationLinks"];
+            /** @description The terminals on this page. */
+            data?: components["schemas"]["Terminal"][];
+            /**
+             * Format: int32
+             * @description The number of items in all pages.
+             */
+            itemsTotal: number;
+            /**
+             * Format: int32
+             * @description The number of pages.
+             */
+            pagesTotal: number;
+        };
         /** @description Events sent to a webhook, newest first. */
         ListWebhookEventsResponse: {
             /** @description The events and their delivery. */
@@ -1185,6 +2293,35 @@ export interface components {
              */
             pagesTotal: number;
         };
+        /** @description Shopper statements in local scripts (Japan needs both `ja-Hani` and `ja-Kana`). */
+        LocalizedInformation: {
+            /** @description One statement per script. */
+            localShopperStatement: components["schemas"]["LocalShopperStatement"][];
+        };
+        /** @description A shopper statement in a local script. */
+        LocalShopperStatement: {
+            /**
+             * @description The script of the statement.
+             * @enum {string}
+             */
+            script: "ja-Hani" | "ja-Kana";
+            /** @description The statement in that script. */
+            value: string;
+        };
+        /** @description A terminal logo: a PNG image, base64-encoded. An empty `data` in an update restores the logo inherited from the level above. In an answer, `data` is absent when no level sets a logo for the model (the terminal shows Adyen's). */
+        Logo: {
+            /** @description The PNG image, base64-encoded. */
+            data?: string;
+        };
+        /** @description French meal voucher details. */
+        MealVoucherFRInfo: {
+            /** @description The Conecs identifier. */
+            conecsId: string;
+            /** @description The SIRET of the business (14 digits). */
+            siret: string;
+            /** @description The voucher kinds accepted, for example `sodexo` or `up`. */
+            subTypes: string[];
+        };
         /** @description The API credential that made the request. */
         MeApiCredential: {
             _links?: components["schemas"]["ApiCredentialLinks"];
@@ -1192,7 +2329,7 @@ export interface components {
             active: boolean;
             /** @description IP addresses the credential may be used from; empty means any. */
             allowedIpAddresses: string[];
-            /** @description Origins that may use the client key; empty means any. */
+            /** @description Origins that may use the client key from a browser; empty means none may. */
             allowedOrigins?: components["schemas"]["AllowedOrigin"][];
             /** @description The merchant accounts the credential reaches; empty for a company-wide credential. */
             associatedMerchantAccounts?: string[];
@@ -1206,6 +2343,8 @@ export interface components {
             id: string;
             /** @description The roles of the credential. */
             roles: string[];
+            /** @description The subject DN of a client certificate, when one was set. */
+            subjectDN?: string;
             /** @description The user name of the credential, also the Basic authentication user name. */
             username: string;
         };
@@ -1249,6 +2388,29 @@ export interface components {
             users?: components["schemas"]["LinksElement"];
             webhooks?: components["schemas"]["LinksElement"];
         };
+        /** @description A user's full name. */
+        Name: {
+            /** @description The first name. */
+            firstName: string;
+            /** @description The last name. */
+            lastName: string;
+        };
+        /** @description A change of a user's name; an absent part stays as it is. */
+        Name2: {
+            /** @description The first name. */
+            firstName?: string;
+            /** @description The last name. */
+            lastName?: string;
+        };
+        /** @description NYCE (US debit network) details. */
+        NyceInfo: {
+            /**
+             * @description How payments are processed: `billpay`, `ecom` or `pos`.
+             * @enum {string}
+             */
+            processingType: "billpay" | "ecom" | "pos";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
         /** @description Links to the pages of a paginated list. */
         PaginationLinks: {
             first: components["schemas"]["LinksElement"];
@@ -1256,6 +2418,27 @@ export interface components {
             next?: components["schemas"]["LinksElement"];
             prev?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
+        };
+        /** @description Pay by Bank (Plaid) details. */
+        PayByBankPlaidInfo: {
+            /**
+             * @deprecated
+             * @description The merchant logo (Base64); no longer used.
+             */
+            logo?: string;
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description PayMe details. */
+        PayMeInfo: {
+            /** @description The merchant name shown to shoppers. */
+            displayName: string;
+            /** @description The merchant logo (Base64). */
+            logo: string;
+            /**
+             * Format: email
+             * @description The email address shoppers contact for support.
+             */
+            supportEmail: string;
         };
         /** @description A page of payment method settings. */
         PaymentMethodResponse: {
@@ -1275,70 +2458,154 @@ export interface components {
             /** @description Types whose verification failed. */
             typesWithErrors?: string[];
         };
-        /** @description A payment method setting of the merchant account. */
+        /** @description A payment method setting of the merchant account, with the per-type object of its type when one was given (secrets such as the Givex password shown as a mask). */
         PaymentMethodSetting: {
+            accel?: components["schemas"]["AccelInfo"];
+            affirm?: components["schemas"]["AffirmInfo"];
+            afterpayTouch?: components["schemas"]["AfterpayTouchInfo"];
+            alipayPlus?: components["schemas"]["AlipayPlusInfo"];
             /** @description Whether the method may be used (verification passed). */
             allowed?: boolean;
+            amex?: components["schemas"]["AmexInfo"];
             applePay?: components["schemas"]["ApplePayInfo"];
+            bcmc?: components["schemas"]["BcmcInfo"];
             /** @description The business line. */
             businessLineId?: string;
+            carnet?: components["schemas"]["GenericPmWithTdiInfo"];
+            cartesBancaires?: components["schemas"]["CartesBancairesInfo"];
+            clearpay?: components["schemas"]["ClearpayInfo"];
             /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
             countries?: string[];
+            cup?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
             currencies?: string[];
             /** @description Flags for acquirer routing. */
             customRoutingFlags?: string[];
+            diners?: components["schemas"]["DinersInfo"];
+            discover?: components["schemas"]["GenericPmWithTdiInfo"];
+            eft_directdebit_CA?: components["schemas"]["GenericPmWithTdiInfo"];
+            eftpos_australia?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Whether the method is offered: enabled methods feed the checkout payment methods. */
             enabled?: boolean;
+            girocard?: components["schemas"]["GenericPmWithTdiInfo"];
+            givex?: components["schemas"]["GivexInfo"];
             googlePay?: components["schemas"]["GooglePayInfo"];
             /** @description The identifier of the setting. */
             id: string;
+            ideal?: components["schemas"]["GenericPmWithTdiInfo"];
+            interac_card?: components["schemas"]["GenericPmWithTdiInfo"];
+            jcb?: components["schemas"]["JCBInfo"];
+            klarna?: components["schemas"]["KlarnaInfo"];
+            maestro?: components["schemas"]["GenericPmWithTdiInfo"];
+            maestro_usa?: components["schemas"]["GenericPmWithTdiInfo"];
+            mc?: components["schemas"]["GenericPmWithTdiInfo"];
+            mealVoucher_FR?: components["schemas"]["MealVoucherFRInfo"];
+            nyce?: components["schemas"]["NyceInfo"];
+            paybybank_plaid?: components["schemas"]["PayByBankPlaidInfo"];
+            payme?: components["schemas"]["PayMeInfo"];
             paypal?: components["schemas"]["PayPalInfo"];
+            payto?: components["schemas"]["PayToInfo"];
+            pulse?: components["schemas"]["PulseInfo"];
             /** @description The merchant reference of the setting. */
             reference?: string;
+            sepadirectdebit?: components["schemas"]["SepaDirectDebitInfo"];
             /** @description The sales channel. */
             shopperInteraction?: string;
+            sodexo?: components["schemas"]["SodexoInfo"];
+            sofort?: components["schemas"]["SofortInfo"];
+            star?: components["schemas"]["StarInfo"];
             /** @description The store, when the method is tied to exactly one. */
             store?: string;
             /** @description The stores the method is tied to. */
             storeIds?: string[];
             /** @description The stores the method is tied to (same as storeIds). */
             stores?: string[];
+            svs?: components["schemas"]["SvsInfo"];
+            swish?: components["schemas"]["SwishInfo"];
+            ticket?: components["schemas"]["TicketInfo"];
+            twint?: components["schemas"]["TwintInfo"];
             /** @description The payment method. */
             type?: string;
+            valuelink?: components["schemas"]["ValuelinkInfo"];
             /**
              * @description The verification of the method.
              * @enum {string}
              */
             verificationStatus?: "valid" | "pending" | "invalid" | "rejected";
+            vipps?: components["schemas"]["VippsInfo"];
+            visa?: components["schemas"]["GenericPmWithTdiInfo"];
+            wechatpay?: components["schemas"]["WeChatPayInfo"];
+            wechatpay_pos?: components["schemas"]["WeChatPayPosInfo"];
         };
-        /** @description A payment method to add to the merchant account. */
+        /** @description A payment method to add to the merchant account. A per-type object (for example `klarna`) may be given only with its own `type`: any other is refused (422 naming the object). */
         PaymentMethodSetupInfo: {
+            accel?: components["schemas"]["AccelInfo"];
+            affirm?: components["schemas"]["AffirmInfo"];
+            afterpayTouch?: components["schemas"]["AfterpayTouchInfo"];
+            alipayPlus?: components["schemas"]["AlipayPlusInfo"];
+            amex?: components["schemas"]["AmexInfo"];
             applePay?: components["schemas"]["ApplePayInfo"];
+            bcmc?: components["schemas"]["BcmcInfo"];
             /** @description The business line (platform integrations). */
             businessLineId?: string;
+            carnet?: components["schemas"]["GenericPmWithTdiInfo"];
+            cartesBancaires?: components["schemas"]["CartesBancairesInfo"];
+            clearpay?: components["schemas"]["ClearpayInfo"];
             /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
             countries?: string[];
+            cup?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
             currencies?: string[];
             /** @description Flags for acquirer routing. */
             customRoutingFlags?: string[];
+            diners?: components["schemas"]["DinersInfo"];
+            discover?: components["schemas"]["GenericPmWithTdiInfo"];
+            eft_directdebit_CA?: components["schemas"]["GenericPmWithTdiInfo"];
+            eftpos_australia?: components["schemas"]["GenericPmWithTdiInfo"];
+            girocard?: components["schemas"]["GenericPmWithTdiInfo"];
+            givex?: components["schemas"]["GivexInfo"];
             googlePay?: components["schemas"]["GooglePayInfo"];
+            ideal?: components["schemas"]["GenericPmWithTdiInfo"];
+            interac_card?: components["schemas"]["GenericPmWithTdiInfo"];
+            jcb?: components["schemas"]["JCBInfo"];
+            klarna?: components["schemas"]["KlarnaInfo"];
+            maestro?: components["schemas"]["GenericPmWithTdiInfo"];
+            maestro_usa?: components["schemas"]["GenericPmWithTdiInfo"];
+            mc?: components["schemas"]["GenericPmWithTdiInfo"];
+            mealVoucher_FR?: components["schemas"]["MealVoucherFRInfo"];
+            nyce?: components["schemas"]["NyceInfo"];
+            paybybank_plaid?: components["schemas"]["PayByBankPlaidInfo"];
+            payme?: components["schemas"]["PayMeInfo"];
             paypal?: components["schemas"]["PayPalInfo"];
+            payto?: components["schemas"]["PayToInfo"];
+            pulse?: components["schemas"]["PulseInfo"];
             /** @description The merchant reference of the setting. */
             reference?: string;
+            sepadirectdebit?: components["schemas"]["SepaDirectDebitInfo"];
             /**
              * @description The sales channel of the setting.
              * @enum {string}
              */
             shopperInteraction?: "eCommerce" | "pos" | "moto" | "contAuth";
+            sodexo?: components["schemas"]["SodexoInfo"];
+            sofort?: components["schemas"]["SofortInfo"];
+            star?: components["schemas"]["StarInfo"];
             /** @description The stores the method is tied to; empty means none. */
             storeIds?: string[];
+            svs?: components["schemas"]["SvsInfo"];
+            swish?: components["schemas"]["SwishInfo"];
+            ticket?: components["schemas"]["TicketInfo"];
+            twint?: components["schemas"]["TwintInfo"];
             /**
-             * @description The payment method: a card brand or a local method.
+             * @description The payment method variant: a card brand, a wallet or a local method. `giftcard` (generic gift cards) is kept from earlier versions of this service; it is not an Adyen variant.
              * @enum {string}
              */
-            type: "visa" | "mc" | "amex" | "maestro" | "jcb" | "cup" | "diners" | "discover" | "ideal" | "bcmc" | "paypal" | "klarna" | "sepadirectdebit" | "applepay" | "googlepay" | "giftcard" | "swish" | "twint" | "vipps" | "mobilepay" | "blik" | "trustly";
+            type: "abrapetite" | "abrapetite_credit" | "abrapetite_debit" | "abrapetite_prepaid" | "accel" | "ach" | "affirm" | "afterpaytouch" | "alelo" | "alipay" | "alipay_hk" | "alipay_plus" | "alipay_plus_alipay_cn" | "alipay_plus_alipay_hk" | "alipay_plus_dana" | "alipay_plus_gcash" | "alipay_plus_kakaopay" | "alipay_plus_kplus" | "alipay_plus_naverpay" | "alipay_plus_rabbitlinepay" | "alipay_plus_tosspay" | "alipay_plus_touchngo" | "alipay_plus_truemoney" | "alipay_wap" | "amex" | "applepay" | "avancard" | "avancard_credit" | "avancard_debit" | "banese_card" | "banese_card_credit" | "banese_card_debit" | "banese_card_prepaid" | "bcmc" | "blik" | "blik_pos" | "br_schemes" | "carnet" | "cartebancaire" | "clearpay" | "clicktopay" | "cooper" | "cooper_credit" | "cooper_debit" | "cooper_food_debit" | "cooper_meal_debit" | "cooper_prepaid" | "cooper_private_credit" | "cooper_retail_credit" | "credtodos" | "credtodos_private_credit" | "credtodos_private_debit" | "cup" | "diners" | "directdebit_GB" | "discover" | "ebanking_FI" | "eft_directdebit_CA" | "eftpos_australia" | "elo" | "elocredit" | "elodebit" | "girocard" | "givex" | "googlepay" | "green_card" | "green_card_credit" | "green_card_debit" | "green_card_food_prepaid" | "green_card_meal_prepaid" | "green_card_prepaid" | "hiper" | "hipercard" | "ideal" | "interac_card" | "jcb" | "klarna" | "klarna_account" | "klarna_b2b" | "klarna_paynow" | "le_card" | "le_card_credit" | "le_card_debit" | "maestro" | "maestro_usa" | "maxifrota" | "maxifrota_prepaid" | "mbway" | "mc" | "mcdebit" | "mealVoucher_FR" | "megaleve" | "megaleve_credit" | "megaleve_debit" | "mobilepay" | "multibanco" | "nutricash" | "nutricash_prepaid" | "nyce" | "onlineBanking_PL" | "paybybank" | "paybybank_plaid" | "payme" | "payme_pos" | "paynow" | "paynow_pos" | "paypal" | "payto" | "personal_card" | "personal_card_credit" | "personal_card_debit" | "pulse" | "romcard" | "romcard_credit" | "romcard_debit" | "senff" | "senff_credit" | "sepadirectdebit" | "sodexo" | "star" | "svs" | "swish" | "ticket" | "todo_giftcard" | "trustly" | "twint" | "twint_pos" | "up_brazil" | "up_brazil_credit" | "up_brazil_debit" | "up_brazil_prepaid" | "vale_refeicao" | "vale_refeicao_prepaid" | "valuelink" | "vegas_card" | "vegas_card_credit" | "vegas_card_debit" | "vero_card" | "vero_card_credit" | "vero_card_debit" | "vero_card_prepaid" | "vipps" | "visa" | "visadebit" | "vpay" | "wechatpay" | "wechatpay_pos" | "giftcard";
+            valuelink?: components["schemas"]["ValuelinkInfo"];
+            vipps?: components["schemas"]["VippsInfo"];
+            visa?: components["schemas"]["GenericPmWithTdiInfo"];
+            wechatpay?: components["schemas"]["WeChatPayInfo"];
+            wechatpay_pos?: components["schemas"]["WeChatPayPosInfo"];
         };
         /** @description A link from the merchant account to a transfer instrument (bank account). Payouts happen only when both `enabled` and `allowed` are true. */
         PayoutSettings: {
@@ -1383,7 +2650,7 @@ export interface components {
             /** @description The payout settings. */
             data?: components["schemas"]["PayoutSettings"][];
         };
-        /** @description PayPal details. */
+        /** @description PayPal details. Adyen requires `payerId` and `subject`; this service leaves them optional, as it always did (making them required would break its existing clients). */
         PayPalInfo: {
             /** @description Capture at once. */
             directCapture?: boolean;
@@ -1391,6 +2658,22 @@ export interface components {
             payerId?: string;
             /** @description The PayPal account email. */
             subject?: string;
+        };
+        /** @description PayTo details. */
+        PayToInfo: {
+            /** @description The merchant name shown to shoppers. */
+            merchantName: string;
+            /** @description The purpose of the PayTo agreements, for example `mortgage` or `retail`. */
+            payToPurpose: string;
+        };
+        /** @description Pulse (US debit network) details. */
+        PulseInfo: {
+            /**
+             * @description How payments are processed: `billpay`, `ecom` or `pos`.
+             * @enum {string}
+             */
+            processingType: "billpay" | "ecom" | "pos";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
         };
         /** @description The app is read again. */
         ReprocessAndroidAppResponse: {
@@ -1421,6 +2704,24 @@ export interface components {
              * @description A URI that identifies the kind of problem.
              */
             type: string;
+        };
+        /** @description SEPA Direct Debit details. */
+        SepaDirectDebitInfo: {
+            /** @description The SEPA creditor identifier. */
+            creditorId?: string;
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description Sodexo details. */
+        SodexoInfo: {
+            /** @description The merchant phone number Sodexo calls. */
+            merchantContactPhone: string;
+        };
+        /** @description Sofort details (Sofort can no longer be requested: its type is not offered). */
+        SofortInfo: {
+            /** @description The currency (ISO 4217). */
+            currencyCode: string;
+            /** @description The merchant logo (Base64). */
+            logo: string;
         };
         /** @description A split configuration profile with its rules. */
         SplitConfiguration: {
@@ -1538,45 +2839,256 @@ export interface components {
             shopperInteraction: "Ecommerce" | "ContAuth" | "Moto" | "POS" | "ANY";
             splitLogic: components["schemas"]["SplitConfigurationLogic"];
         };
-        /** @description Terminal settings. Each level (company, merchant account, store, terminal) inherits from the one above. In an update, a section that is included replaces that section at this level; a field left out or empty in it (or an empty section) takes the inherited value again; sections not included stay as they are. */
+        /** @description STAR (US debit network) details. */
+        StarInfo: {
+            /**
+             * @description How payments are processed: `billpay`, `ecom` or `pos`.
+             * @enum {string}
+             */
+            processingType: "billpay" | "ecom" | "pos";
+            transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
+        };
+        /** @description A physical store of a merchant account, where its terminals are. */
+        Store: {
+            _links: components["schemas"]["Links"];
+            address: components["schemas"]["StoreLocation"];
+            /** @description The business lines of the store. */
+            businessLineIds?: string[];
+            /** @description Your description of the store. */
+            description: string;
+            /** @description The identifier tax authorities and some payment methods know the store by. */
+            externalReferenceId?: string;
+            /** @description The identifier of the store, made by the service. */
+            id: string;
+            localizedInformation?: components["schemas"]["LocalizedInformation"];
+            /** @description The merchant account the store belongs to. */
+            merchantId: string;
+            /** @description The phone number of the store, E.164. */
+            phoneNumber: string;
+            /** @description Your code of the store; terminal settings and logos of the store can be addressed by it. */
+            reference: string;
+            /** @description The store name on card statements and receipts. */
+            shopperStatement: string;
+            splitConfiguration?: components["schemas"]["StoreSplitConfiguration"];
+            /**
+             * @description `active` when created; `inactive` blocks new transactions of its terminals (captures still work); `closed` is final and its terminals are in the merchant account's inventory.
+             * @enum {string}
+             */
+            status: "active" | "closed" | "inactive";
+            subMerchantData?: components["schemas"]["SubMerchantData"];
+        };
+        /** @description A new store of the merchant account named in the path. */
+        StoreCreationRequest: {
+            address: components["schemas"]["StoreLocation"];
+            /** @description The business lines of the store; by default the merchant account's. */
+            businessLineIds?: string[];
+            /** @description Your description of the store. */
+            description: string;
+            /** @description The identifier tax authorities and some payment methods know the store by (CNPJ, SIRET, …). */
+            externalReferenceId?: string;
+            localizedInformation?: components["schemas"]["LocalizedInformation"];
+            /** @description The phone number of the store in E.164 format (`+31201234567`). Spaces, dashes, dots and parentheses are removed and a leading `00` becomes `+`; what remains must be E.164. */
+            phoneNumber: string;
+            /** @description Your code of the store: letters without diacritics, digits, `-` and `_`. Unique within the merchant account; the store's `id` when left out. */
+            reference?: string;
+            /** @description The store name on card statements and receipts, at most 22 characters and not only digits. */
+            shopperStatement: string;
+            splitConfiguration?: components["schemas"]["StoreSplitConfiguration"];
+            subMerchantData?: components["schemas"]["SubMerchantData"];
+        };
+        /** @description A new store of the merchant account named by `merchantId`. */
+        StoreCreationWithMerchantCodeRequest: {
+            address: components["schemas"]["StoreLocation"];
+            /** @description The business lines of the store; by default the merchant account's. */
+            businessLineIds?: string[];
+            /** @description Your description of the store. */
+            description: string;
+            /** @description The identifier tax authorities and some payment methods know the store by (CNPJ, SIRET, …). */
+            externalReferenceId?: string;
+            localizedInformation?: components["schemas"]["LocalizedInformation"];
+            /** @description The merchant account the store belongs to. */
+            merchantId: string;
+            /** @description The phone number of the store in E.164 format (`+31201234567`). Spaces, dashes, dots and parentheses are removed and a leading `00` becomes `+`; what remains must be E.164. */
+            phoneNumber: string;
+            /** @description Your code of the store: letters without diacritics, digits, `-` and `_`. Unique within the merchant account; the store's `id` when left out. */
+            reference?: string;
+            /** @description The store name on card statements and receipts, at most 22 characters and not only digits. */
+            shopperStatement: string;
+            splitConfiguration?: components["schemas"]["StoreSplitConfiguration"];
+            subMerchantData?: components["schemas"]["SubMerchantData"];
+        };
+        /** @description The address of a store. `stateOrProvince` is required in AU, BR, CA, IN, MX, NZ and US. */
+        StoreLocation: {
+            /** @description The city. */
+            city?: string;
+            /** @description The country, ISO 3166-1 alpha-2. Set when the store is created; it cannot change. */
+            country: string;
+            /** @description The street address. */
+            line1?: string;
+            /** @description Second address line. */
+            line2?: string;
+            /** @description Third address line. */
+            line3?: string;
+            /** @description The postal code. */
+            postalCode?: string;
+            /** @description The state or province code of ISO 3166-2 (without the country), for example `ON`. */
+            stateOrProvince?: string;
+        };
+        /** @description How the funds of the store's transactions are split (platforms). */
+        StoreSplitConfiguration: {
+            /** @description The balance account the split amount is booked to. */
+            balanceAccountId?: string;
+            /** @description A split configuration profile of the merchant account. */
+            splitConfigurationId?: string;
+        };
+        /** @description The sub-merchant of a payment facilitator transacting on standalone terminals. */
+        SubMerchantData: {
+            /**
+             * Format: email
+             * @description The email address of the sub-merchant.
+             */
+            email: string;
+            /** @description Your identifier of the sub-merchant, up to 15 letters and digits. */
+            id: string;
+            /** @description The merchant category code, four digits. */
+            mcc: string;
+            /** @description The name schemes show on the card statement, up to 22 characters. */
+            name: string;
+        };
+        /** @description SVS gift card details. */
+        SvsInfo: {
+            /** @description The merchant identifier for authorisations. */
+            authorisationMid: string;
+            /** @description The currency (ISO 4217) of the gift cards. */
+            currencyCode: string;
+        };
+        /** @description Swish details. */
+        SwishInfo: {
+            /** @description The Swish number of the merchant (10 digits). */
+            swishNumber: string;
+        };
+        /** @description A payment terminal. */
+        Terminal: {
+            assignment: components["schemas"]["TerminalAssignment"];
+            /** @description The country where the terminal is, ISO 3166-1 alpha-2. */
+            countryCode?: string;
+            /** @description The software release on the terminal. */
+            firmwareVersion?: string;
+            /** @description The identifier of the terminal, `<model>-<serial number>`. */
+            id: string;
+            /** @description The model of the terminal. */
+            model: string;
+            /** @description The serial number of the terminal. */
+            serialNumber: string;
+        };
+        /** @description Where a terminal is assigned. */
+        TerminalAssignment: {
+            /** @description The company account of the terminal. */
+            companyId: string;
+            /** @description The merchant account of the terminal. */
+            merchantId?: string;
+            /**
+             * @description `boarded`: in a store and able to take payments; `inventory`: in the merchant account's inventory (for example after its store closed), unable to take payments.
+             * @enum {string}
+             */
+            status: "boarded" | "deployed" | "inventory" | "reassignmentInProgress";
+            /** @description The store of the terminal, when it is in one. */
+            storeId?: string;
+        };
+        /**
+         * @description A terminal model that takes a logo.
+         * @enum {string}
+         */
+        TerminalModel: "E355" | "VX675WIFIBT" | "VX680" | "VX690" | "VX700" | "VX820" | "M400" | "MX925" | "P400Plus" | "UX300" | "UX410" | "V200cPlus" | "V240mPlus" | "V400cPlus" | "V400m" | "e280" | "e285" | "e285p" | "S1E" | "S1EL" | "S1F2" | "S1L" | "S1U" | "S7T";
+        /** @description The terminal settings in force at a level (company, merchant account, store or terminal), each field from the nearest level that sets it. Sensitive sections (`passcodes`, `wifiProfiles`) are shown only to Management API - Terminal settings Advanced read and write; secrets other than passcodes are answered as `********`. */
         TerminalSettings: {
             cardholderReceipt?: components["schemas"]["TerminalSettingsCardholderReceipt"];
             connectivity?: components["schemas"]["TerminalSettingsConnectivity"];
             dcc?: components["schemas"]["TerminalSettingsDcc"];
+            /** @description Tipping settings, one per currency. The whole list is replaced at a level. */
+            gratuities?: components["schemas"]["TerminalSettingsGratuity"][];
             hardware?: components["schemas"]["TerminalSettingsHardware"];
             homeScreen?: components["schemas"]["TerminalSettingsHomeScreen"];
             kioskMode?: components["schemas"]["TerminalSettingsKioskMode"];
             localization?: components["schemas"]["TerminalSettingsLocalization"];
             moto?: components["schemas"]["TerminalSettingsMoto"];
+            nexo?: components["schemas"]["TerminalSettingsNexo"];
             offlineProcessing?: components["schemas"]["TerminalSettingsOfflineProcessing"];
+            opi?: components["schemas"]["TerminalSettingsOpi"];
             passcodes?: components["schemas"]["TerminalSettingsPasscodes"];
+            payAtTable?: components["schemas"]["TerminalSettingsPayAtTable"];
             payment?: components["schemas"]["TerminalSettingsPayment"];
             receiptOptions?: components["schemas"]["TerminalSettingsReceiptOptions"];
+            receiptPrinting?: components["schemas"]["TerminalSettingsReceiptPrinting"];
             refunds?: components["schemas"]["TerminalSettingsRefunds"];
             signature?: components["schemas"]["TerminalSettingsSignature"];
             standalone?: components["schemas"]["TerminalSettingsStandalone"];
+            storeAndForward?: components["schemas"]["TerminalSettingsStoreAndForward"];
+            surcharge?: components["schemas"]["TerminalSettingsSurcharge"];
             tapToPay?: components["schemas"]["TerminalSettingsTapToPay"];
+            terminalInstructions?: components["schemas"]["TerminalSettingsTerminalInstructions"];
             timeouts?: components["schemas"]["TerminalSettingsTimeouts"];
+            wifiProfiles?: components["schemas"]["TerminalSettingsWifiProfiles"];
         };
         /** @description Cardholder receipt. An empty object restores the inherited values. */
         TerminalSettingsCardholderReceipt: {
             /** @description Header of an authorised receipt. */
             headerForAuthorizedReceipt?: string;
         };
+        /** @description Cardholder receipt. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsCardholderReceiptUpdate: {
+            /** @description Header of an authorised receipt. */
+            headerForAuthorizedReceipt?: null | string;
+        };
         /** @description Connectivity. An empty object restores the inherited values. */
         TerminalSettingsConnectivity: {
             /**
-             * @description Whether the SIM card is active.
+             * @description Whether the SIM card is active; set and shown at terminal level only.
              * @enum {string}
              */
             simcardStatus?: "ACTIVATED" | "INVENTORY";
-            /** @description Where the terminal reports its IP address. */
-            terminalIPAddressURL?: string;
+            terminalIPAddressURL?: components["schemas"]["TerminalSettingsEventUrl"];
+        };
+        /** @description Connectivity. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsConnectivityUpdate: {
+            /** @description Whether the SIM card is active; set and shown at terminal level only. */
+            simcardStatus?: null | ("ACTIVATED" | "INVENTORY");
+            terminalIPAddressURL?: null | components["schemas"]["TerminalSettingsEventUrl"];
         };
         /** @description Dynamic currency conversion. An empty object restores the inherited values. */
         TerminalSettingsDcc: {
             /** @description Offer DCC. */
             enableDcc?: boolean;
+        };
+        /** @description Dynamic currency conversion. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsDccUpdate: {
+            /** @description Offer DCC. */
+            enableDcc?: null | boolean;
+        };
+        /** @description Local and public addresses for event notifications. */
+        TerminalSettingsEventUrl: {
+            /** @description Addresses in the local network. */
+            eventLocalUrls?: components["schemas"]["TerminalSettingsUrl"][];
+            /** @description Public addresses. */
+            eventPublicUrls?: components["schemas"]["TerminalSettingsUrl"][];
+        };
+        /** @description A certificate or key file, base64-encoded. */
+        TerminalSettingsFile: {
+            /** @description The file content, base64-encoded. */
+            data: string;
+            /** @description The file name. */
+            name: string;
+        };
+        /** @description Tipping settings for one currency. */
+        TerminalSettingsGratuity: {
+            /** @description Whether one option lets the shopper enter a tip (then three predefined options are shown). */
+            allowCustomAmount?: boolean;
+            /** @description The currency these settings apply to. */
+            currency?: string;
+            /** @description Options to choose from, a percentage (`5%`) or an amount in minor units (`500`). */
+            predefinedTipEntries?: string[];
+            /** @description Whether the options are shown (otherwise the shopper is asked for an amount). */
+            usePredefinedTipEntries?: boolean;
         };
         /** @description Hardware. An empty object restores the inherited values. */
         TerminalSettingsHardware: {
@@ -1596,6 +3108,15 @@ export interface components {
              */
             restartHour?: number;
         };
+        /** @description Hardware. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsHardwareUpdate: {
+            /** @description Display backlight, percent. */
+            displayMaximumBackLight?: null | number;
+            /** @description Hour the totals reset. */
+            resetTotalsHour?: null | number;
+            /** @description Hour the terminal restarts. */
+            restartHour?: null | number;
+        };
         /** @description Home screen. An empty object restores the inherited values. */
         TerminalSettingsHomeScreen: {
             /** @description Hide the navigation bar. */
@@ -1605,12 +3126,28 @@ export interface components {
             /** @description Show the settings menu. */
             showSettingsMenu?: boolean;
         };
+        /** @description Home screen. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsHomeScreenUpdate: {
+            /** @description Hide the navigation bar. */
+            hideNavigationBar?: null | boolean;
+            /** @description Show the payments menu. */
+            showPaymentsMenu?: null | boolean;
+            /** @description Show the settings menu. */
+            showSettingsMenu?: null | boolean;
+        };
         /** @description Kiosk mode. An empty object restores the inherited values. */
         TerminalSettingsKioskMode: {
             /** @description Apps allowed in kiosk mode. */
             allowedAppsInKioskMode?: string[];
             /** @description App started in kiosk mode. */
             kioskAppOnStartup?: string;
+        };
+        /** @description Kiosk mode. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsKioskModeUpdate: {
+            /** @description Apps allowed in kiosk mode. */
+            allowedAppsInKioskMode?: null | string[];
+            /** @description App started in kiosk mode. */
+            kioskAppOnStartup?: null | string;
         };
         /** @description Language and time. An empty object restores the inherited values. */
         TerminalSettingsLocalization: {
@@ -1620,6 +3157,25 @@ export interface components {
             secondaryLanguage?: string;
             /** @description Time zone, for example `Europe/Amsterdam`. */
             timezone?: string;
+        };
+        /** @description Language and time. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsLocalizationUpdate: {
+            /** @description Language of the terminal, for example `en`. */
+            language?: null | string;
+            /** @description Second language. */
+            secondaryLanguage?: null | string;
+            /** @description Time zone, for example `Europe/Amsterdam`. */
+            timezone?: null | string;
+        };
+        /** @description An amount in minor units and its currency. */
+        TerminalSettingsMinorUnitsMonetaryValue: {
+            /**
+             * Format: int32
+             * @description The amount in minor units.
+             */
+            amount?: number;
+            /** @description The currency. */
+            currencyCode?: string;
         };
         /** @description Mail and telephone orders. An empty object restores the inherited values. */
         TerminalSettingsMoto: {
@@ -1631,6 +3187,69 @@ export interface components {
              */
             maxAmount?: number;
         };
+        /** @description Mail and telephone orders. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsMotoUpdate: {
+            /** @description Allow MOTO payments. */
+            enableMoto?: null | boolean;
+            /** @description Largest MOTO amount in minor units. */
+            maxAmount?: null | number;
+        };
+        /** @description Terminal API settings. An empty object restores the inherited values. */
+        TerminalSettingsNexo: {
+            displayUrls?: components["schemas"]["TerminalSettingsNotificationUrl"];
+            encryptionKey?: components["schemas"]["TerminalSettingsNexoKey"];
+            eventUrls?: components["schemas"]["TerminalSettingsEventUrl"];
+            /**
+             * @deprecated
+             * @description Event addresses (deprecated; use `eventUrls`).
+             */
+            nexoEventUrls?: string[];
+            notification?: components["schemas"]["TerminalSettingsNexoNotification"];
+        };
+        /** @description The shared key that protects Terminal API messages. The passphrase is stored encrypted and answered as `********`; sending `********` back keeps the stored passphrase. */
+        TerminalSettingsNexoKey: {
+            /** @description Identifier of the shared key. */
+            identifier?: string;
+            /** @description Passphrase of the shared key. */
+            passphrase?: string;
+            /**
+             * Format: int32
+             * @description Version of the shared key.
+             */
+            version?: number;
+        };
+        /** @description The event notification button of the terminal. */
+        TerminalSettingsNexoNotification: {
+            /**
+             * @description Which event the button sends.
+             * @enum {string}
+             */
+            category?: "SaleWakeUp" | "KeyPressed" | "";
+            /** @description Text of the prompt the button opens. */
+            details?: string;
+            /** @description Whether event notifications can be sent from the terminal. */
+            enabled?: boolean;
+            /** @description Whether the button is shown on terminals with a keypad. */
+            showButton?: boolean;
+            /** @description Name of the button. */
+            title?: string;
+        };
+        /** @description Terminal API settings. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsNexoUpdate: {
+            displayUrls?: null | components["schemas"]["TerminalSettingsNotificationUrl"];
+            encryptionKey?: null | components["schemas"]["TerminalSettingsNexoKey"];
+            eventUrls?: null | components["schemas"]["TerminalSettingsEventUrl"];
+            /** @description Event addresses (deprecated; use `eventUrls`). */
+            nexoEventUrls?: null | string[];
+            notification?: null | components["schemas"]["TerminalSettingsNexoNotification"];
+        };
+        /** @description Local and public addresses for display notifications. */
+        TerminalSettingsNotificationUrl: {
+            /** @description Addresses in the local network. */
+            localUrls?: components["schemas"]["TerminalSettingsUrl"][];
+            /** @description Public addresses. */
+            publicUrls?: components["schemas"]["TerminalSettingsUrl"][];
+        };
         /** @description Offline payments. An empty object restores the inherited values. */
         TerminalSettingsOfflineProcessing: {
             /**
@@ -1638,6 +3257,29 @@ export interface components {
              * @description Largest offline chip amount in minor units.
              */
             chipFloorLimit?: number;
+        };
+        /** @description Offline payments. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsOfflineProcessingUpdate: {
+            /** @description Largest offline chip amount in minor units. */
+            chipFloorLimit?: null | number;
+        };
+        /** @description Oracle Payment Interface settings. An empty object restores the inherited values. */
+        TerminalSettingsOpi: {
+            /** @description Whether pay at table is on. */
+            enablePayAtTable?: boolean;
+            /** @description The store number used for pay at table. */
+            payAtTableStoreNumber?: string;
+            /** @description Address and port of pay-at-table communication. */
+            payAtTableURL?: string;
+        };
+        /** @description Oracle Payment Interface settings. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsOpiUpdate: {
+            /** @description Whether pay at table is on. */
+            enablePayAtTable?: null | boolean;
+            /** @description The store number used for pay at table. */
+            payAtTableStoreNumber?: null | string;
+            /** @description Address and port of pay-at-table communication. */
+            payAtTableURL?: null | string;
         };
         /** @description Passcodes: sensitive; reading and changing them needs Management API - Terminal settings Advanced read and write. An empty object restores the inherited values. */
         TerminalSettingsPasscodes: {
@@ -1650,12 +3292,54 @@ export interface components {
             /** @description PIN of the transaction menu. */
             txMenuPin?: string;
         };
+        /** @description Passcodes: sensitive; reading and changing them needs Management API - Terminal settings Advanced read and write. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsPasscodesUpdate: {
+            /** @description PIN of the admin menu. */
+            adminMenuPin?: null | string;
+            /** @description PIN for refunds. */
+            refundPin?: null | string;
+            /** @description PIN of the screen lock. */
+            screenLockPin?: null | string;
+            /** @description PIN of the transaction menu. */
+            txMenuPin?: null | string;
+        };
+        /** @description Pay at table. An empty object restores the inherited values. */
+        TerminalSettingsPayAtTable: {
+            /**
+             * @description How staff authenticate.
+             * @enum {string}
+             */
+            authenticationMethod?: "MAGSWIPE" | "MKE";
+            /** @description Whether pay at table is on. */
+            enablePayAtTable?: boolean;
+            /**
+             * @description The only instrument allowed; both are offered when not set.
+             * @enum {string}
+             */
+            paymentInstrument?: "Cash" | "Card";
+        };
+        /** @description Pay at table. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsPayAtTableUpdate: {
+            /** @description How staff authenticate. */
+            authenticationMethod?: null | ("MAGSWIPE" | "MKE");
+            /** @description Whether pay at table is on. */
+            enablePayAtTable?: null | boolean;
+            /** @description The only instrument allowed; both are offered when not set. */
+            paymentInstrument?: null | ("Cash" | "Card");
+        };
         /** @description Payments. An empty object restores the inherited values. */
         TerminalSettingsPayment: {
             /** @description Currency of contactless limits. */
             contactlessCurrency?: string;
             /** @description Currencies shown without minor units. */
             hideMinorUnitsInCurrencies?: string[];
+        };
+        /** @description Payments. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsPaymentUpdate: {
+            /** @description Currency of contactless limits. */
+            contactlessCurrency?: null | string;
+            /** @description Currencies shown without minor units. */
+            hideMinorUnitsInCurrencies?: null | string[];
         };
         /** @description Receipts. An empty object restores the inherited values. */
         TerminalSettingsReceiptOptions: {
@@ -1670,6 +3354,89 @@ export interface components {
             /** @description QR code on the receipt. */
             qrCodeData?: string;
         };
+        /** @description Receipts. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsReceiptOptionsUpdate: {
+            /** @description Receipt header, line 1. */
+            headerLine1?: null | string;
+            /** @description Receipt header, line 2. */
+            headerLine2?: null | string;
+            /** @description Logo, base64. */
+            logo?: null | string;
+            /** @description Ask before printing. */
+            promptBeforePrinting?: null | boolean;
+            /** @description QR code on the receipt. */
+            qrCodeData?: null | string;
+        };
+        /** @description Which outcomes print a merchant or shopper receipt. An empty object restores the inherited values. */
+        TerminalSettingsReceiptPrinting: {
+            /** @description Merchant receipt for an approved payment. */
+            merchantApproved?: boolean;
+            /** @description Merchant receipt for a cancelled transaction. */
+            merchantCancelled?: boolean;
+            /** @description Merchant receipt for an approved capture. */
+            merchantCaptureApproved?: boolean;
+            /** @description Merchant receipt for a refused capture. */
+            merchantCaptureRefused?: boolean;
+            /** @description Merchant receipt for an approved refund. */
+            merchantRefundApproved?: boolean;
+            /** @description Merchant receipt for a refused refund. */
+            merchantRefundRefused?: boolean;
+            /** @description Merchant receipt for a refused payment. */
+            merchantRefused?: boolean;
+            /** @description Merchant receipt for a voided transaction. */
+            merchantVoid?: boolean;
+            /** @description Shopper receipt for an approved payment. */
+            shopperApproved?: boolean;
+            /** @description Shopper receipt for a cancelled transaction. */
+            shopperCancelled?: boolean;
+            /** @description Shopper receipt for an approved capture. */
+            shopperCaptureApproved?: boolean;
+            /** @description Shopper receipt for a refused capture. */
+            shopperCaptureRefused?: boolean;
+            /** @description Shopper receipt for an approved refund. */
+            shopperRefundApproved?: boolean;
+            /** @description Shopper receipt for a refused refund. */
+            shopperRefundRefused?: boolean;
+            /** @description Shopper receipt for a refused payment. */
+            shopperRefused?: boolean;
+            /** @description Shopper receipt for a voided transaction. */
+            shopperVoid?: boolean;
+        };
+        /** @description Which outcomes print a merchant or shopper receipt. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsReceiptPrintingUpdate: {
+            /** @description Merchant receipt for an approved payment. */
+            merchantApproved?: null | boolean;
+            /** @description Merchant receipt for a cancelled transaction. */
+            merchantCancelled?: null | boolean;
+            /** @description Merchant receipt for an approved capture. */
+            merchantCaptureApproved?: null | boolean;
+            /** @description Merchant receipt for a refused capture. */
+            merchantCaptureRefused?: null | boolean;
+            /** @description Merchant receipt for an approved refund. */
+            merchantRefundApproved?: null | boolean;
+            /** @description Merchant receipt for a refused refund. */
+            merchantRefundRefused?: null | boolean;
+            /** @description Merchant receipt for a refused payment. */
+            merchantRefused?: null | boolean;
+            /** @description Merchant receipt for a voided transaction. */
+            merchantVoid?: null | boolean;
+            /** @description Shopper receipt for an approved payment. */
+            shopperApproved?: null | boolean;
+            /** @description Shopper receipt for a cancelled transaction. */
+            shopperCancelled?: null | boolean;
+            /** @description Shopper receipt for an approved capture. */
+            shopperCaptureApproved?: null | boolean;
+            /** @description Shopper receipt for a refused capture. */
+            shopperCaptureRefused?: null | boolean;
+            /** @description Shopper receipt for an approved refund. */
+            shopperRefundApproved?: null | boolean;
+            /** @description Shopper receipt for a refused refund. */
+            shopperRefundRefused?: null | boolean;
+            /** @description Shopper receipt for a refused payment. */
+            shopperRefused?: null | boolean;
+            /** @description Shopper receipt for a voided transaction. */
+            shopperVoid?: null | boolean;
+        };
         /** @description Refunds. An empty object restores the inherited values. */
         TerminalSettingsRefunds: {
             /** @description Referenced refunds. */
@@ -1679,6 +3446,19 @@ export interface components {
             };
             /** @description Unreferenced refunds. */
             unreferenced?: {
+                /** @description Allow unreferenced refunds. */
+                enableUnreferencedRefunds?: boolean;
+            };
+        };
+        /** @description Refunds. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsRefundsUpdate: {
+            /** @description Referenced refunds. */
+            referenced?: null | {
+                /** @description Allow standalone refunds. */
+                enableStandaloneRefunds?: boolean;
+            };
+            /** @description Unreferenced refunds. */
+            unreferenced?: null | {
                 /** @description Allow unreferenced refunds. */
                 enableUnreferencedRefunds?: boolean;
             };
@@ -1694,6 +3474,17 @@ export interface components {
             /** @description Skip signatures. */
             skipSignature?: boolean;
         };
+        /** @description Signatures. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsSignatureUpdate: {
+            /** @description Ask for a signature on screen. */
+            askSignatureOnScreen?: null | boolean;
+            /** @description Name shown on the device. */
+            deviceName?: null | string;
+            /** @description Slogan shown on the device. */
+            deviceSlogan?: null | string;
+            /** @description Skip signatures. */
+            skipSignature?: null | boolean;
+        };
         /** @description Standalone mode. An empty object restores the inherited values. */
         TerminalSettingsStandalone: {
             /** @description Currency. */
@@ -1703,10 +3494,117 @@ export interface components {
             /** @description Run standalone. */
             enableStandalone?: boolean;
         };
+        /** @description Standalone mode. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsStandaloneUpdate: {
+            /** @description Currency. */
+            currencyCode?: null | string;
+            /** @description Ask for tips. */
+            enableGratuities?: null | boolean;
+            /** @description Run standalone. */
+            enableStandalone?: null | boolean;
+        };
+        /** @description Store-and-forward offline payments. An empty object restores the inherited values. */
+        TerminalSettingsStoreAndForward: {
+            /** @description The largest amount of one store-and-forward payment, per currency. */
+            maxAmount?: components["schemas"]["TerminalSettingsMinorUnitsMonetaryValue"][];
+            /**
+             * Format: int32
+             * @description How many store-and-forward payments a terminal may hold while offline.
+             */
+            maxPayments?: number;
+            supportedCardTypes?: components["schemas"]["TerminalSettingsSupportedCardTypes"];
+        };
+        /** @description Store-and-forward offline payments. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsStoreAndForwardUpdate: {
+            /** @description The largest amount of one store-and-forward payment, per currency. */
+            maxAmount?: null | components["schemas"]["TerminalSettingsMinorUnitsMonetaryValue"][];
+            /** @description How many store-and-forward payments a terminal may hold while offline. */
+            maxPayments?: null | number;
+            supportedCardTypes?: null | components["schemas"]["TerminalSettingsSupportedCardTypes"];
+        };
+        /** @description The card types accepted for store-and-forward payments. */
+        TerminalSettingsSupportedCardTypes: {
+            /** @description Credit cards. */
+            credit?: boolean;
+            /** @description Debit cards. */
+            debit?: boolean;
+            /** @description Deferred debit cards. */
+            deferredDebit?: boolean;
+            /** @description Prepaid cards. */
+            prepaid?: boolean;
+            /** @description Cards whose funding source the terminal cannot tell offline. */
+            unknown?: boolean;
+        };
+        /** @description Surcharges. An empty object restores the inherited values. */
+        TerminalSettingsSurcharge: {
+            /** @description Whether the shopper confirms the surcharge on the terminal. */
+            askConfirmation?: boolean;
+            /** @description Surcharges per card brand, funding source and currency. */
+            configurations?: components["schemas"]["TerminalSettingsSurchargeConfiguration"][];
+            /** @description Whether the tip is left out of the surcharge calculation. */
+            excludeGratuityFromSurcharge?: boolean;
+        };
+        /** @description Surcharges for one card brand. */
+        TerminalSettingsSurchargeConfiguration: {
+            /** @description The payment method variant, for example `mc`. */
+            brand: string;
+            /** @description Whether only commercial cards are surcharged. */
+            commercial?: boolean;
+            /** @description Issuing countries the surcharge applies to. */
+            country?: string[];
+            /** @description The surcharge per currency. */
+            currencies: components["schemas"]["TerminalSettingsSurchargeCurrency"][];
+            /** @description Funding sources the surcharge applies to. */
+            sources?: ("Credit" | "Debit")[];
+        };
+        /** @description A surcharge in one currency, as an amount or a percentage. */
+        TerminalSettingsSurchargeCurrency: {
+            /**
+             * Format: int32
+             * @description Surcharge per transaction in minor units.
+             */
+            amount?: number;
+            /** @description The currency. */
+            currencyCode: string;
+            /**
+             * Format: int32
+             * @description The largest surcharge per transaction in minor units.
+             */
+            maxAmount?: number;
+            /**
+             * Format: double
+             * @description Surcharge percentage per transaction, at most two decimals.
+             */
+            percentage?: number;
+        };
+        /** @description Surcharges. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsSurchargeUpdate: {
+            /** @description Whether the shopper confirms the surcharge on the terminal. */
+            askConfirmation?: null | boolean;
+            /** @description Surcharges per card brand, funding source and currency. */
+            configurations?: null | components["schemas"]["TerminalSettingsSurchargeConfiguration"][];
+            /** @description Whether the tip is left out of the surcharge calculation. */
+            excludeGratuityFromSurcharge?: null | boolean;
+        };
         /** @description Tap to Pay. An empty object restores the inherited values. */
         TerminalSettingsTapToPay: {
             /** @description Name shown to the shopper. */
             merchantDisplayName?: string;
+        };
+        /** @description Tap to Pay. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsTapToPayUpdate: {
+            /** @description Name shown to the shopper. */
+            merchantDisplayName?: null | string;
+        };
+        /** @description Instructions to the terminal. An empty object restores the inherited values. */
+        TerminalSettingsTerminalInstructions: {
+            /** @description Whether the payment app restarts by itself when the configuration changes. */
+            adyenAppRestart?: boolean;
+        };
+        /** @description Instructions to the terminal. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsTerminalInstructionsUpdate: {
+            /** @description Whether the payment app restarts by itself when the configuration changes. */
+            adyenAppRestart?: null | boolean;
         };
         /** @description Timeouts. An empty object restores the inherited values. */
         TerminalSettingsTimeouts: {
@@ -1715,6 +3613,139 @@ export interface components {
              * @description Seconds until sleep.
              */
             fromActiveToSleep?: number;
+        };
+        /** @description Timeouts. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsTimeoutsUpdate: {
+            /** @description Seconds until sleep. */
+            fromActiveToSleep?: null | number;
+        };
+        /** @description Terminal settings to change at one level. A section that is included replaces what this level sets in it: a field that is null, empty (an empty string or list) or left out takes the inherited value again, and a section that is null or empty restores every inherited value of it. Sections not included stay as they are. Changing `passcodes` or `wifiProfiles` needs Management API - Terminal settings Advanced read and write. */
+        TerminalSettingsUpdate: {
+            cardholderReceipt?: null | components["schemas"]["TerminalSettingsCardholderReceiptUpdate"];
+            connectivity?: null | components["schemas"]["TerminalSettingsConnectivityUpdate"];
+            dcc?: null | components["schemas"]["TerminalSettingsDccUpdate"];
+            /** @description Tipping settings, one per currency. The whole list is replaced at a level. */
+            gratuities?: null | components["schemas"]["TerminalSettingsGratuity"][];
+            hardware?: null | components["schemas"]["TerminalSettingsHardwareUpdate"];
+            homeScreen?: null | components["schemas"]["TerminalSettingsHomeScreenUpdate"];
+            kioskMode?: null | components["schemas"]["TerminalSettingsKioskModeUpdate"];
+            localization?: null | components["schemas"]["TerminalSettingsLocalizationUpdate"];
+            moto?: null | components["schemas"]["TerminalSettingsMotoUpdate"];
+            nexo?: null | components["schemas"]["TerminalSettingsNexoUpdate"];
+            offlineProcessing?: null | components["schemas"]["TerminalSettingsOfflineProcessingUpdate"];
+            opi?: null | components["schemas"]["TerminalSettingsOpiUpdate"];
+            passcodes?: null | components["schemas"]["TerminalSettingsPasscodesUpdate"];
+            payAtTable?: null | components["schemas"]["TerminalSettingsPayAtTableUpdate"];
+            payment?: null | components["schemas"]["TerminalSettingsPaymentUpdate"];
+            receiptOptions?: null | components["schemas"]["TerminalSettingsReceiptOptionsUpdate"];
+            receiptPrinting?: null | components["schemas"]["TerminalSettingsReceiptPrintingUpdate"];
+            refunds?: null | components["schemas"]["TerminalSettingsRefundsUpdate"];
+            signature?: null | components["schemas"]["TerminalSettingsSignatureUpdate"];
+            standalone?: null | components["schemas"]["TerminalSettingsStandaloneUpdate"];
+            storeAndForward?: null | components["schemas"]["TerminalSettingsStoreAndForwardUpdate"];
+            surcharge?: null | components["schemas"]["TerminalSettingsSurchargeUpdate"];
+            tapToPay?: null | components["schemas"]["TerminalSettingsTapToPayUpdate"];
+            terminalInstructions?: null | components["schemas"]["TerminalSettingsTerminalInstructionsUpdate"];
+            timeouts?: null | components["schemas"]["TerminalSettingsTimeoutsUpdate"];
+            wifiProfiles?: null | components["schemas"]["TerminalSettingsWifiProfilesUpdate"];
+        };
+        /** @description An address the terminal sends notifications or events to. The password is stored encrypted and answered as `********`; sending `********` back keeps the stored password. */
+        TerminalSettingsUrl: {
+            /** @description Whether messages to this address are encrypted. */
+            encrypted?: boolean;
+            /** @description Password for authenticating at this address (write-only in effect; answered masked). */
+            password?: string;
+            /** @description The address, `http(s)://host[:port][/path]`. */
+            url?: string;
+            /** @description User name for authenticating at this address. */
+            username?: string;
+        };
+        /** @description A Wi-Fi network the terminal may join. `psk`, `eapPwd`, `eapClientPwd` and the data of `eapClientKey` are stored encrypted and answered as `********`; sending `********` back keeps the stored value of the profile at the same position. */
+        TerminalSettingsWifiProfile: {
+            /**
+             * @description The kind of network.
+             * @enum {string}
+             */
+            authType?: "wpa-psk" | "wpa2-psk" | "wpa-eap" | "wpa2-eap";
+            /** @description Whether the terminal picks the best authentication method itself. */
+            autoWifi?: boolean;
+            /**
+             * @description `infra` for almost every network; `adhoc` for peer-to-peer.
+             * @enum {string}
+             */
+            bssType: "infra" | "adhoc";
+            /**
+             * Format: int32
+             * @description The channel; 0 picks one automatically.
+             */
+            channel?: number;
+            /** @description Whether the terminal tries this network first. */
+            defaultProfile?: boolean;
+            /** @description Server domain name for EAP-TLS and EAP-PEAP on Android 11 and later. */
+            domainSuffix?: string;
+            /**
+             * @description The EAP method, for `wpa-eap` and `wpa2-eap`.
+             * @enum {string}
+             */
+            eap?: "tls" | "peap" | "leap" | "fast";
+            eapCaCert?: components["schemas"]["TerminalSettingsFile"];
+            eapClientCert?: components["schemas"]["TerminalSettingsFile"];
+            eapClientKey?: components["schemas"]["TerminalSettingsFile"];
+            /** @description Password of the client key file, for `eap` `tls`. */
+            eapClientPwd?: string;
+            /** @description The EAP user name. */
+            eapIdentity?: string;
+            eapIntermediateCert?: components["schemas"]["TerminalSettingsFile"];
+            /** @description The EAP-PEAP password. */
+            eapPwd?: string;
+            /** @description Whether the network hides its SSID. */
+            hiddenSsid?: boolean;
+            /** @description Your name for the profile. */
+            name?: string;
+            /** @description The network password, for `wpa-psk` and `wpa2-psk`. */
+            psk?: string;
+            /** @description The network name. */
+            ssid: string;
+            /**
+             * @description The encryption.
+             * @enum {string}
+             */
+            wsec?: "auto" | "ccmp" | "tkip";
+        };
+        /** @description Wi-Fi profiles: sensitive; reading and changing them needs Management API - Terminal settings Advanced read and write. An empty object restores the inherited values. */
+        TerminalSettingsWifiProfiles: {
+            /** @description The Wi-Fi profiles. */
+            profiles?: components["schemas"]["TerminalSettingsWifiProfile"][];
+            settings?: components["schemas"]["TerminalSettingsWifiSettings"];
+        };
+        /** @description Wi-Fi profiles: sensitive; reading and changing them needs Management API - Terminal settings Advanced read and write. In an update, null or an empty object restores every inherited value of the section, and a field that is null, empty or left out takes its inherited value. */
+        TerminalSettingsWifiProfilesUpdate: {
+            /** @description The Wi-Fi profiles. */
+            profiles?: null | components["schemas"]["TerminalSettingsWifiProfile"][];
+            settings?: null | components["schemas"]["TerminalSettingsWifiSettings"];
+        };
+        /** @description Wi-Fi settings of every profile. */
+        TerminalSettingsWifiSettings: {
+            /**
+             * @description The preferred band.
+             * @enum {string}
+             */
+            band?: "All" | "2.4GHz" | "5GHz";
+            /** @description Whether roaming is on. */
+            roaming?: boolean;
+            /**
+             * Format: int32
+             * @description Connection time-out in seconds.
+             */
+            timeout?: number;
+        };
+        /** @description Send test events to the company webhook now, for some or all of the merchant accounts it covers. */
+        TestCompanyWebhookRequest: {
+            /** @description The merchant accounts to send test events for; each must be covered by the webhook. Default: every account the webhook covers (at most 20; name up to 20 when it covers more). */
+            merchantIds?: string[];
+            notification?: components["schemas"]["CustomNotification"];
+            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
+            types?: string[];
         };
         /** @description What happened when the test event was sent. */
         TestOutput: {
@@ -1734,71 +3765,249 @@ export interface components {
              */
             status: "success" | "failed";
         };
-        /** @description Send a test event to the webhook now. */
+        /** @description Send test events to the webhook now. */
         TestWebhookRequest: {
             notification?: components["schemas"]["CustomNotification"];
-            /** @description Accepted for compatibility; standard webhooks get one test event. */
+            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
             types?: string[];
         };
         /** @description The results of the test. */
         TestWebhookResponse: {
-            /** @description One result per event sent. */
+            /** @description One result per merchant account and test event sent. */
             data?: components["schemas"]["TestOutput"][];
         };
-        /** @description The webhook fields to change; the rest stay as they are. */
-        UpdateMerchantWebhookRequest: {
-            /** @description Accept an expired certificate of the receiver (not recommended). */
+        /** @description Ticket details. */
+        TicketInfo: {
+            /** @description The requestor identifier given by Ticket. */
+            requestorId?: string;
+        };
+        /** @description What the shopper sees on the bank statement for payments with this method. */
+        TransactionDescriptionInfo: {
+            /** @description The statement text; keep it to 22 characters, as banks may cut what follows. */
+            doingBusinessAsName?: string;
+            /**
+             * @description `fixed`: this text for every payment; `append`: this text followed by the payment's own statement; `dynamic`: the payment's own statement only.
+             * @enum {string}
+             */
+            type?: "append" | "dynamic" | "fixed";
+        };
+        /** @description TWINT details. */
+        TwintInfo: {
+            /** @description The merchant logo (Base64). */
+            logo: string;
+        };
+        /** @description The address fields that can change; the country cannot (422). Fields left out keep their value. */
+        UpdatableAddress: {
+            /** @description The city. */
+            city?: string;
+            /** @description The street address. */
+            line1?: string;
+            /** @description Second address line. */
+            line2?: string;
+            /** @description Third address line. */
+            line3?: string;
+            /** @description The postal code. */
+            postalCode?: string;
+            /** @description The state or province code of ISO 3166-2 (without the country). */
+            stateOrProvince?: string;
+        };
+        /** @description What to change of a company-level API credential; absent fields stay as they are. */
+        UpdateCompanyApiCredentialRequest: {
+            /** @description Whether the credential can be used. A deactivated credential's keys are refused (401) at once. */
+            active?: boolean;
+            /** @description The new list of allowed origins; it replaces the old one. */
+            allowedOrigins?: string[];
+            /** @description The merchant accounts of the company the credential is limited to; empty or absent means every merchant account of the company. Never beyond the merchant accounts the calling credential reaches. */
+            associatedMerchantAccounts?: string[];
+            /** @description The credential's description. */
+            description?: string;
+            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
+            roles?: string[];
+            /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
+            subjectDN?: string;
+        };
+        /** @description What to change of a company user; absent fields stay as they are. */
+        UpdateCompanyUserRequest: {
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /** @description The new list of merchant accounts of the company the user works with; only merchant accounts the calling credential reaches. */
+            associatedMerchantAccounts?: string[];
+            /**
+             * Format: email
+             * @description The new email address of the user; the user name stays as it is.
+             */
+            email?: string;
+            /**
+             * @description How the user logs in: `Email` or `Username & account` (SSO is not configured for any company here and is refused).
+             * @example Email
+             * @example Username & account
+             */
+            loginMethod?: string;
+            name?: components["schemas"]["Name2"];
+            /** @description The Customer Area roles of the user (Adyen's user role names). */
+            roles?: string[];
+            /** @description The tz database name of the user's time zone, for example `Europe/Amsterdam`. */
+            timeZoneCode?: string;
+        };
+        /** @description The company webhook's fields to change; the rest stay as they are. */
+        UpdateCompanyWebhookRequest: {
+            /** @description Deliver even when the receiver's certificate has expired or is not yet valid. Default false. */
             acceptsExpiredCertificate?: boolean;
-            /** @description Accept a self-signed certificate of the receiver. */
+            /** @description Deliver even when the receiver's certificate is self-signed. Default false. */
             acceptsSelfSignedCertificate?: boolean;
-            /** @description Accept a certificate that no trusted root signed. */
+            /** @description Deliver even when the receiver's certificate does not chain to a public root. Default false. */
             acceptsUntrustedRootCertificate?: boolean;
             /** @description Whether events are sent to the webhook. */
             active?: boolean;
+            additionalSettings?: components["schemas"]["AdditionalSettings"];
             /**
-             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused with 422.
              * @enum {string}
              */
             communicationFormat?: "http" | "json" | "soap";
             /** @description A description of the webhook. */
             description?: string;
             /**
-             * @description The lowest TLS version used towards the receiver.
+             * @description The lowest TLS version used towards the receiver (TLSv1.2 unless TLSv1.3 is asked for).
              * @enum {string}
              */
             encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /** @description Merchant accounts of the company to include or exclude. Needed for `includeAccounts` and `excludeAccounts`; must be empty or absent for `allAccounts`. */
+            filterMerchantAccounts?: string[];
             /**
-             * @description Whether the receiver is on the public internet.
+             * @description Which merchant accounts of the company the webhook receives events of: `allAccounts` (every account, now and later), `includeAccounts` (only those in `filterMerchantAccounts`) or `excludeAccounts` (all but those in `filterMerchantAccounts`). Changing the type to `allAccounts` clears the list.
+             * @enum {string}
+             */
+            filterMerchantAccountType?: "allAccounts" | "includeAccounts" | "excludeAccounts";
+            /**
+             * @description Whether the receiver is on the public internet. Kept and shown; every receiver must pass the outbound guard.
              * @enum {string}
              */
             networkType?: "local" | "public";
-            /** @description Basic authentication password towards the receiver; stored encrypted and never shown. */
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown (an empty string removes it). */
             password?: string;
-            /** @description For SOAP only; ignored. */
+            /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
-             * @enum {string}
-             */
-            type?: "standard";
-            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url?: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
         };
-        /** @description The fields of a payment method setting to change; omitted fields stay. */
+        /** @description What to change of a merchant-level API credential; absent fields stay as they are. */
+        UpdateMerchantApiCredentialRequest: {
+            /** @description Whether the credential can be used. A deactivated credential's keys are refused (401) at once. */
+            active?: boolean;
+            /** @description The new list of allowed origins; it replaces the old one. */
+            allowedOrigins?: string[];
+            /** @description The credential's description. */
+            description?: string;
+            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
+            roles?: string[];
+            /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
+            subjectDN?: string;
+        };
+        /** @description What to change of a merchant user; absent fields stay as they are. */
+        UpdateMerchantUserRequest: {
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /**
+             * Format: email
+             * @description The new email address of the user; the user name stays as it is.
+             */
+            email?: string;
+            /**
+             * @description How the user logs in: `Email` or `Username & account` (SSO is not configured for any company here and is refused).
+             * @example Email
+             * @example Username & account
+             */
+            loginMethod?: string;
+            name?: components["schemas"]["Name2"];
+            /** @description The Customer Area roles of the user (Adyen's user role names). */
+            roles?: string[];
+            /** @description The tz database name of the user's time zone, for example `Europe/Amsterdam`. */
+            timeZoneCode?: string;
+        };
+        /** @description The webhook fields to change; the rest stay as they are. */
+        UpdateMerchantWebhookRequest: {
+            /** @description Deliver even when the receiver's certificate has expired or is not yet valid. Default false. */
+            acceptsExpiredCertificate?: boolean;
+            /** @description Deliver even when the receiver's certificate is self-signed. Default false. */
+            acceptsSelfSignedCertificate?: boolean;
+            /** @description Deliver even when the receiver's certificate does not chain to a public root. Default false. */
+            acceptsUntrustedRootCertificate?: boolean;
+            /** @description Whether events are sent to the webhook. */
+            active?: boolean;
+            additionalSettings?: components["schemas"]["AdditionalSettings"];
+            /**
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused with 422.
+             * @enum {string}
+             */
+            communicationFormat?: "http" | "json" | "soap";
+            /** @description A description of the webhook. */
+            description?: string;
+            /**
+             * @description The lowest TLS version used towards the receiver (TLSv1.2 unless TLSv1.3 is asked for).
+             * @enum {string}
+             */
+            encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /**
+             * @description Whether the receiver is on the public internet. Kept and shown; every receiver must pass the outbound guard.
+             * @enum {string}
+             */
+            networkType?: "local" | "public";
+            /** @description Basic authentication password towards the receiver; stored encrypted and never shown (an empty string removes it). */
+            password?: string;
+            /** @description For SOAP only; kept and shown. */
+            populateSoapActionHeader?: boolean;
+            /**
+             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
+             * @enum {string}
+             */
+            type?: "standard";
+            /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
+            url?: string;
+            /** @description Basic authentication user name towards the receiver. */
+            username?: string;
+        };
+        /** @description The fields of a payment method setting to change; omitted fields stay. A per-type object must belong to the setting's type (else 422) and is merged field by field into the stored one. As in Adyen's update request, most objects carry only their statement text (`transactionDescription`), Affirm its price plan. */
         UpdatePaymentMethodInfo: {
+            accel?: components["schemas"]["GenericPmWithTdiInfo"];
+            affirm?: components["schemas"]["AffirmUpdateInfo"];
             applePay?: components["schemas"]["ApplePayInfo"];
+            bcmc?: components["schemas"]["GenericPmWithTdiInfo"];
+            carnet?: components["schemas"]["GenericPmWithTdiInfo"];
+            cartesBancaires?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */
             countries?: string[];
+            cup?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Currencies (ISO 4217) the method takes; empty means all of the method. */
             currencies?: string[];
             /** @description Flags for acquirer routing. */
             customRoutingFlags?: string[];
+            diners?: components["schemas"]["GenericPmWithTdiInfo"];
+            discover?: components["schemas"]["GenericPmWithTdiInfo"];
+            eft_directdebit_CA?: components["schemas"]["GenericPmWithTdiInfo"];
+            eftpos_australia?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Whether the method is offered. */
             enabled?: boolean;
+            girocard?: components["schemas"]["GenericPmWithTdiInfo"];
             googlePay?: components["schemas"]["GooglePayInfo"];
+            ideal?: components["schemas"]["GenericPmWithTdiInfo"];
+            interac_card?: components["schemas"]["GenericPmWithTdiInfo"];
+            jcb?: components["schemas"]["GenericPmWithTdiInfo"];
+            maestro?: components["schemas"]["GenericPmWithTdiInfo"];
+            maestro_usa?: components["schemas"]["GenericPmWithTdiInfo"];
+            mc?: components["schemas"]["GenericPmWithTdiInfo"];
+            nyce?: components["schemas"]["GenericPmWithTdiInfo"];
+            paybybank_plaid?: components["schemas"]["GenericPmWithTdiInfo"];
             paypal?: components["schemas"]["PayPalInfo"];
+            pulse?: components["schemas"]["GenericPmWithTdiInfo"];
+            sepadirectdebit?: components["schemas"]["GenericPmWithTdiInfo"];
+            star?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Ties the method to this one store (replaces the stores). */
             store?: string;
             /** @description Same as `store` (wire name of Adyen Management v3). */
@@ -1810,6 +4019,7 @@ export interface components {
             storeIds?: string[];
             /** @description Ties the method to these stores; empty unties it. */
             stores?: string[];
+            visa?: components["schemas"]["GenericPmWithTdiInfo"];
         };
         /** @description Switch payouts on or off. */
         UpdatePayoutSettingsRequest: {
@@ -1918,6 +4128,25 @@ export interface components {
              */
             shopperInteraction: "Ecommerce" | "ContAuth" | "Moto" | "POS" | "ANY";
         };
+        /** @description Changes to a store; fields left out keep their value. `status` moves from `active` to `inactive`, and from `inactive` to `active` or `closed`; a closed store cannot change any more, and closing it moves its terminals to the merchant account's inventory. */
+        UpdateStoreRequest: {
+            address?: components["schemas"]["UpdatableAddress"];
+            /** @description The business lines of the store. */
+            businessLineIds?: string[];
+            /** @description Your description of the store. */
+            description?: string;
+            /** @description The identifier tax authorities and some payment methods know the store by. */
+            externalReferenceId?: string;
+            /** @description The phone number of the store, E.164 after removing spaces, dashes, dots and parentheses. */
+            phoneNumber?: string;
+            splitConfiguration?: components["schemas"]["StoreSplitConfiguration"];
+            /**
+             * @description The new status of the store.
+             * @enum {string}
+             */
+            status?: "active" | "closed" | "inactive";
+            subMerchantData?: components["schemas"]["SubMerchantData"];
+        };
         /** @description An APK (at most 200 MB) in the part `file`, and an optional `description`. */
         UploadAndroidAppRequest: {
             /** @description A description of the app. */
@@ -1948,52 +4177,111 @@ export interface components {
             /** @description The identifier of the certificate. */
             id?: string;
         };
-        /** @description A webhook of a merchant account. */
+        /** @description A user of a merchant account. */
+        User: {
+            _links?: components["schemas"]["Links"];
+            /** @description The account groups of the user. */
+            accountGroups?: string[];
+            /** @description Whether the user is active. */
+            active?: boolean;
+            /** @description The apps available to the user (none here). */
+            apps?: string[];
+            /** @description The email address of the user. */
+            email: string;
+            /** @description The identifier of the user. */
+            id: string;
+            name?: components["schemas"]["Name"];
+            /** @description The Customer Area roles of the user. */
+            roles: string[];
+            /** @description The tz database name of the user's time zone. */
+            timeZoneCode: string;
+            /** @description The user name (the email address). */
+            username: string;
+        };
+        /** @description ValueLink gift card details. */
+        ValuelinkInfo: {
+            /** @description The merchant identifier for authorisations. */
+            authorisationMid: string;
+            /**
+             * @description Whether cards need a PIN: `PIN` or `NO PIN`.
+             * @enum {string}
+             */
+            pinSupport: "PIN" | "NO PIN";
+            /** @description The submitter identifier. */
+            submitterId?: string;
+            /** @description The terminal identifier. */
+            terminalId?: string;
+        };
+        /** @description Vipps details. */
+        VippsInfo: {
+            /** @description The merchant logo (Base64). */
+            logo: string;
+            /** @description Where shoppers cancel a subscription. */
+            subscriptionCancelUrl?: string;
+        };
+        /** @description A webhook of a merchant account or of a company. */
         Webhook: {
             _links?: components["schemas"]["WebhookLinks"];
-            /** @description Accept an expired certificate of the receiver (not recommended). */
+            /** @description Deliver even when the receiver's certificate has expired or is not yet valid. Default false. */
             acceptsExpiredCertificate?: boolean;
-            /** @description Accept a self-signed certificate of the receiver. */
+            /** @description Deliver even when the receiver's certificate is self-signed. Default false. */
             acceptsSelfSignedCertificate?: boolean;
-            /** @description Accept a certificate that no trusted root signed. */
+            /** @description Deliver even when the receiver's certificate does not chain to a public root. Default false. */
             acceptsUntrustedRootCertificate?: boolean;
+            /** @description The merchant account or company the webhook is set on. */
+            accountReference?: string;
             /** @description Whether events are sent to the webhook. */
             active: boolean;
+            additionalSettings?: components["schemas"]["AdditionalSettingsResponse"];
             /**
-             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused.
+             * @description The format of the events. Only `json` is delivered by this service; `http` and `soap` are refused with 422.
              * @enum {string}
              */
             communicationFormat: "http" | "json" | "soap";
             /** @description A description of the webhook. */
             description?: string;
             /**
-             * @description The lowest TLS version used towards the receiver.
+             * @description The lowest TLS version used towards the receiver (TLSv1.2 unless TLSv1.3 is asked for).
              * @enum {string}
              */
             encryptionProtocol?: "HTTP" | "TLSv1.2" | "TLSv1.3";
+            /** @description Company webhooks only. The merchant accounts included or excluded. */
+            filterMerchantAccounts?: string[];
+            /**
+             * @description Company webhooks only. Which merchant accounts of the company it receives events of.
+             * @enum {string}
+             */
+            filterMerchantAccountType?: "allAccounts" | "includeAccounts" | "excludeAccounts";
             /** @description Whether the latest delivery to the webhook failed. */
             hasError?: boolean;
             /** @description Whether a Basic authentication password is set. */
             hasPassword?: boolean;
+            /** @description Identifies the webhook's HMAC key without revealing it: the first 8 hexadecimal characters of the HMAC-SHA256 of an empty message under the key. Absent until a key is generated. */
+            hmacKeyCheckValue?: string;
             /** @description The identifier of the webhook. */
             id: string;
             /**
-             * @description Whether the receiver is on the public internet.
+             * @description Whether the receiver is on the public internet. Kept and shown; every receiver must pass the outbound guard.
              * @enum {string}
              */
             networkType?: "local" | "public";
-            /** @description For SOAP only; ignored. */
+            /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
             /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment and token events).
+             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
              * @enum {string}
              */
             type: "standard";
-            /** @description Where events are sent: http(s), no user info, on the merchant account's outbound allow-list, resolving to a public address. */
+            /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
         };
+        /**
+         * @description An event code of Adyen's standard webhooks (the webhooks of Adyen's Webhooks API v1 and the codes its notification items name, with PENDING of the test types). This service raises AUTHORISATION, CANCELLATION, CAPTURE, ORDER_OPENED, RECURRING_CONTRACT and REFUND today; a filter may name any of them.
+         * @enum {string}
+         */
+        WebhookEventCode: "ACH_NOTIFICATION_OF_CHANGE" | "AUTHENTICATION" | "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "AUTORESCUE" | "CANCELLATION" | "CANCEL_AUTORESCUE" | "CANCEL_OR_REFUND" | "CAPTURE" | "CAPTURE_FAILED" | "CHARGEBACK" | "CHARGEBACK_REVERSED" | "DIRECT_DEBIT_NOTICE_OF_CHANGE_NOTIFICATION" | "DISPUTE_DEFENSE_PERIOD_ENDED" | "EXPIRE" | "HANDLED_EXTERNALLY" | "INFORMATION_SUPPLIED" | "ISSUER_COMMENTS" | "ISSUER_RESPONSE_TIMEFRAME_EXPIRED" | "MANUAL_REVIEW_ACCEPT" | "MANUAL_REVIEW_REJECT" | "NOTIFICATION_OF_CHARGEBACK" | "NOTIFICATION_OF_FRAUD" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "PAIDOUT_REVERSED" | "PAYOUT_DECLINE" | "PAYOUT_EXPIRE" | "PAYOUT_THIRDPARTY" | "PENDING" | "POSTPONED_REFUND" | "PREARBITRATION_ACCEPTED" | "PREARBITRATION_DECLINED" | "PREARBITRATION_ISSUER_WITHDRAWN" | "PREARBITRATION_LOST" | "PREARBITRATION_OPEN" | "PREARBITRATION_WON" | "RECURRING_CONTRACT" | "REFUND" | "REFUNDED_REVERSED" | "REFUND_FAILED" | "REFUND_WITH_DATA" | "REPORT_AVAILABLE" | "REQUEST_FOR_INFORMATION" | "SCHEME_ARBITRATION" | "SCHEME_ARBITRATION_LOST" | "SCHEME_ARBITRATION_WON" | "SECOND_CHARGEBACK" | "TECHNICAL_CANCEL" | "VOID_PENDING_REFUND";
         /** @description An event and how its delivery to the webhook went. */
         WebhookEventDelivery: {
             /** @description The attempts so far, oldest first. */
@@ -2027,11 +4315,32 @@ export interface components {
         };
         /** @description Links of a webhook. */
         WebhookLinks: {
+            company?: components["schemas"]["LinksElement"];
             events?: components["schemas"]["LinksElement"];
-            generateHmac?: components["schemas"]["LinksElement"];
+            generateHmac: components["schemas"]["LinksElement"];
             merchant?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
-            testWebhook?: components["schemas"]["LinksElement"];
+            testWebhook: components["schemas"]["LinksElement"];
+        };
+        /** @description WeChat Pay details. */
+        WeChatPayInfo: {
+            /** @description The contact person of the merchant. */
+            contactPersonName: string;
+            /**
+             * Format: email
+             * @description The email address of the contact person.
+             */
+            email: string;
+        };
+        /** @description WeChat Pay (point of sale) details. */
+        WeChatPayPosInfo: {
+            /** @description The contact person of the merchant. */
+            contactPersonName: string;
+            /**
+             * Format: email
+             * @description The email address of the contact person.
+             */
+            email: string;
         };
     };
     responses: {
@@ -2152,6 +4461,11 @@ export interface components {
          */
         MerchantId: string;
         /**
+         * @description Only the stores of this merchant account.
+         * @example DemoMerchantPOS
+         */
+        MerchantIdQuery: string;
+        /**
          * @description The unique identifier of the allowed origin.
          * @example S2-6B5F0E3A9C1D
          */
@@ -2212,10 +4526,60 @@ export interface components {
          */
         StoreReference: string;
         /**
+         * @description Only the store with this reference.
+         * @example AMS01
+         */
+        StoreReferenceQuery: string;
+        /**
+         * @description Only terminals of these models, `<brand>.<model>` (for example `Castles.S1F2`, `Verifone.V400m`), comma-separated.
+         * @example Castles.S1F2
+         */
+        TerminalBrandModelsQuery: string;
+        /**
+         * @description Only terminals in these countries, ISO 3166-1 alpha-2 codes, comma-separated.
+         * @example NL
+         */
+        TerminalCountriesQuery: string;
+        /**
          * @description The unique identifier of the terminal.
          * @example S1F2-000150183300032
          */
         TerminalId: string;
+        /**
+         * @description Only terminals of these merchant accounts, comma-separated.
+         * @example DemoMerchantPOS
+         */
+        TerminalMerchantIdsQuery: string;
+        /**
+         * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+         * @example S1F2
+         */
+        TerminalModelQuery: "E355" | "VX675WIFIBT" | "VX680" | "VX690" | "VX700" | "VX820" | "M400" | "MX925" | "P400Plus" | "UX300" | "UX410" | "V200cPlus" | "V240mPlus" | "V400cPlus" | "V400m" | "e280" | "e285" | "e285p" | "S1E" | "S1EL" | "S1F2" | "S1L" | "S1U" | "S7T";
+        /**
+         * @description Only terminals with these one-time boarding passwords (comma-separated). When present, the other filters are ignored. Sandbox terminals have no boarding passwords, so this finds none.
+         * @example 123456
+         */
+        TerminalOtpQuery: string;
+        /**
+         * @description Only terminals whose identifier contains this text (any case). When present, the other filters are ignored.
+         * @example S1F2
+         */
+        TerminalSearchQuery: string;
+        /**
+         * @description Only terminals in these stores (store identifiers), comma-separated.
+         * @example ST322LJ223223K5F4SQNR9XL5
+         */
+        TerminalStoreIdsQuery: string;
+        /**
+         * @description The unique identifier of the user.
+         * @example S2-DEMOUSER0001
+         */
+        UserId: string;
+        /**
+         * @description Only users whose user name contains this text (case-insensitive).
+         * @example @example.com
+         */
+        UsernameQuery: string;
         /**
          * @description Only apps with this version code.
          * @example 7
@@ -2532,6 +4896,42 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createCompanyApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCompanyApiCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a company API credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCompanyApiCredentialResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getCompanyApiCredential: {
         parameters: {
             query?: never;
@@ -2553,6 +4953,47 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Get a company API credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyApiCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCompanyApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCompanyApiCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a company API credential: done. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2606,6 +5047,129 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createCompanyAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllowedOrigin"];
+            };
+        };
+        responses: {
+            /** @description Add an allowed origin to a company credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCompanyAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the allowed origin.
+                 * @example S2-6B5F0E3A9C1D
+                 */
+                originId: components["parameters"]["OriginId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an allowed origin of a company credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteCompanyAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the allowed origin.
+                 * @example S2-6B5F0E3A9C1D
+                 */
+                originId: components["parameters"]["OriginId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove an allowed origin from a company credential: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     generateNewCompanyApiKey: {
         parameters: {
             query?: never;
@@ -2633,6 +5197,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GenerateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    generateNewCompanyClientKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate a new client key for a company credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateClientKeyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2686,6 +5287,87 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    getCompanyTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCompanyTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Logo"];
+            };
+        };
+        responses: {
+            /** @description The logo now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getCompanyTerminalSettings: {
         parameters: {
             query?: never;
@@ -2733,7 +5415,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TerminalSettings"];
+                "application/json": components["schemas"]["TerminalSettingsUpdate"];
             };
         };
         responses: {
@@ -2752,6 +5434,517 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCompanyUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only users whose user name contains this text (case-insensitive).
+                 * @example @example.com
+                 */
+                username?: components["parameters"]["UsernameQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a list of company users: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCompanyUsersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createNewCompanyUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCompanyUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a company user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCompanyUserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCompanyUserDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the user.
+                 * @example S2-DEMOUSER0001
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a company user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCompanyUserDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the user.
+                 * @example S2-DEMOUSER0001
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCompanyUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a company user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listAllCompanyWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List all webhooks: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhooksResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setUpCompanyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCompanyWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Set up a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCompanyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    removeCompanyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a webhook: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCompanyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCompanyWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCompanyWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the events of a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    resendCompanyWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The identifier of an event, as listed by the webhook's events.
+                 * @example 42
+                 */
+                eventId: components["parameters"]["EventId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send an event again: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    generateCompanyHmacKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate an HMAC key: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateHmacKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    testCompanyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the company account.
+                 * @example DemoCompany
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The unique identifier of the webhook.
+                 * @example S2-4A6F1C3E2B7D
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestCompanyWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Test a webhook: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestWebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2892,6 +6085,30 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    generateClientKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate a client key for the calling credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateClientKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listMerchantApiCredentials: {
         parameters: {
             query?: {
@@ -2925,6 +6142,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListMerchantApiCredentialsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createMerchantApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMerchantApiCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a merchant API credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiCredentialResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2972,6 +6225,207 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    updateMerchantApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantApiCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a merchant API credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMerchantAllowedOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the allowed origins of a merchant credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowedOriginsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createMerchantAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllowedOrigin"];
+            };
+        };
+        responses: {
+            /** @description Add an allowed origin to a merchant credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMerchantAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the allowed origin.
+                 * @example S2-6B5F0E3A9C1D
+                 */
+                originId: components["parameters"]["OriginId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an allowed origin of a merchant credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteMerchantAllowedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the allowed origin.
+                 * @example S2-6B5F0E3A9C1D
+                 */
+                originId: components["parameters"]["OriginId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove an allowed origin from a merchant credential: done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     generateNewMerchantApiKey: {
         parameters: {
             query?: never;
@@ -2999,6 +6453,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GenerateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    generateNewMerchantClientKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the API credential.
+                 * @example S2-DEMOCOMPANY01
+                 */
+                apiCredentialId: components["parameters"]["ApiCredentialId"];
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate a new client key for a merchant credential: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateClientKeyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3094,7 +6585,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description The request is not valid (00_422): a type already set up for these stores, a per-type object of another type, or a field out of its schema; invalidFields names the field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestServiceError"];
+                };
+            };
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -3796,6 +7295,181 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listStoresByMerchantId: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only the store with this reference.
+                 * @example AMS01
+                 */
+                reference?: components["parameters"]["StoreReferenceQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stores. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListStoresResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createStoreByMerchantId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoreCreationRequest"];
+            };
+        };
+        responses: {
+            /** @description The store as created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStoreTerminalLogoByReference: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The merchant's reference of the store.
+                 * @example AMS01
+                 */
+                reference: components["parameters"]["StoreReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateStoreTerminalLogoByReference: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The merchant's reference of the store.
+                 * @example AMS01
+                 */
+                reference: components["parameters"]["StoreReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Logo"];
+            };
+        };
+        responses: {
+            /** @description The logo now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getStoreTerminalSettingsByReference: {
         parameters: {
             query?: never;
@@ -3853,7 +7527,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TerminalSettings"];
+                "application/json": components["schemas"]["TerminalSettingsUpdate"];
             };
         };
         responses: {
@@ -3864,6 +7538,165 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TerminalSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateStoreRequest"];
+            };
+        };
+        responses: {
+            /** @description The store as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMerchantTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateMerchantTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Logo"];
+            };
+        };
+        responses: {
+            /** @description The logo now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3922,7 +7755,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TerminalSettings"];
+                "application/json": components["schemas"]["TerminalSettingsUpdate"];
             };
         };
         responses: {
@@ -3941,6 +7774,168 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMerchantUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only users whose user name contains this text (case-insensitive).
+                 * @example @example.com
+                 */
+                username?: components["parameters"]["UsernameQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a list of merchant users: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMerchantUsersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createNewMerchantUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMerchantUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Create a merchant user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateUserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMerchantUserDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the user.
+                 * @example S2-DEMOUSER0001
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a merchant user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateMerchantUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the merchant account.
+                 * @example DemoMerchantECOM
+                 */
+                merchantId: components["parameters"]["MerchantId"];
+                /**
+                 * @description The unique identifier of the user.
+                 * @example S2-DEMOUSER0001
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Update a merchant user: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -4293,6 +8288,262 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    boardSandboxTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardSandboxTerminalRequest"];
+            };
+        };
+        responses: {
+            /** @description The boarded terminal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Terminal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listStores: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the stores of this merchant account.
+                 * @example DemoMerchantPOS
+                 */
+                merchantId?: components["parameters"]["MerchantIdQuery"];
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100.
+                 * @example 10
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only the store with this reference.
+                 * @example AMS01
+                 */
+                reference?: components["parameters"]["StoreReferenceQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stores. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListStoresResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoreCreationWithMerchantCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The store as created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStoreById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateStoreById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateStoreRequest"];
+            };
+        };
+        responses: {
+            /** @description The store as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStoreTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateStoreTerminalLogo: {
+        parameters: {
+            query: {
+                /**
+                 * @description The terminal model the logo is for; one model per call. (The list is the one of the TerminalModel schema, written out: parameter schemas stand alone.)
+                 * @example S1F2
+                 */
+                model: components["parameters"]["TerminalModelQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the store.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeId: components["parameters"]["StoreId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Logo"];
+            };
+        };
+        responses: {
+            /** @description The logo now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getStoreTerminalSettings: {
         parameters: {
             query?: never;
@@ -4340,7 +8591,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TerminalSettings"];
+                "application/json": components["schemas"]["TerminalSettingsUpdate"];
             };
         };
         responses: {
@@ -4351,6 +8602,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TerminalSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listTerminals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only terminals of these models, `<brand>.<model>` (for example `Castles.S1F2`, `Verifone.V400m`), comma-separated.
+                 * @example Castles.S1F2
+                 */
+                brandModels?: components["parameters"]["TerminalBrandModelsQuery"];
+                /**
+                 * @description Only terminals in these countries, ISO 3166-1 alpha-2 codes, comma-separated.
+                 * @example NL
+                 */
+                countries?: components["parameters"]["TerminalCountriesQuery"];
+                /**
+                 * @description Only terminals of these merchant accounts, comma-separated.
+                 * @example DemoMerchantPOS
+                 */
+                merchantIds?: components["parameters"]["TerminalMerchantIdsQuery"];
+                /**
+                 * @description Only terminals with these one-time boarding passwords (comma-separated). When present, the other filters are ignored. Sandbox terminals have no boarding passwords, so this finds none.
+                 * @example 123456
+                 */
+                otpQuery?: components["parameters"]["TerminalOtpQuery"];
+                /**
+                 * @description The number of the page to return, starting at 1.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["PageNumber"];
+                /**
+                 * @description The number of items on a page; at most 100 (more is refused with 422).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["AndroidPageSize"];
+                /**
+                 * @description Only terminals whose identifier contains this text (any case). When present, the other filters are ignored.
+                 * @example S1F2
+                 */
+                searchQuery?: components["parameters"]["TerminalSearchQuery"];
+                /**
+                 * @description Only terminals in these stores (store identifiers), comma-separated.
+                 * @example ST322LJ223223K5F4SQNR9XL5
+                 */
+                storeIds?: components["parameters"]["TerminalStoreIdsQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of terminals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTerminalsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getTerminalTerminalLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the terminal.
+                 * @example S1F2-000150183300032
+                 */
+                terminalId: components["parameters"]["TerminalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateTerminalTerminalLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The unique identifier of the terminal.
+                 * @example S1F2-000150183300032
+                 */
+                terminalId: components["parameters"]["TerminalId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Logo"];
+            };
+        };
+        responses: {
+            /** @description The logo now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4409,7 +8796,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TerminalSettings"];
+                "application/json": components["schemas"]["TerminalSettingsUpdate"];
             };
         };
         responses: {

@@ -1,8 +1,7 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import OpenApiValidator from 'express-openapi-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkPathScope, checkRequestScope, checkRoles } from './kernel/auth/policy.js';
+import { checkCaller, checkPathScope, checkRequestScope } from './kernel/auth/policy.js';
 import { hosted3ds } from './checkout/payments/hosted-3ds.js';
 import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
@@ -20,6 +19,7 @@ import { jsonBody } from './kernel/http/json-body.js';
 import { RateLimiter } from './kernel/http/rate-limit.js';
 import { callerOf } from './kernel/http/request-context.js';
 import { matchRoute, routeTable, type MatchedRoute } from './kernel/http/routes.js';
+import { fasterValidator } from './kernel/http/validator.js';
 import { discardUnadoptedUploads, uploadStorage } from './kernel/http/uploads.js';
 import { buildHandlers, type BuiltOperation } from './operations.js';
 import { projectRoot } from './project-root.js';
@@ -137,7 +137,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const routes = { checkout: routeTable('checkout', checkoutSpec), management: routeTable('management', managementSpec) };
 
   const validators = (spec: SpecDocument) =>
-    OpenApiValidator.middleware({
+    fasterValidator({
       fileUploader: uploads,
       apiSpec: spec as never,
       validateApiSpec: false,
@@ -176,8 +176,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   };
 
   const authorizeBeforeBody = async (req: Request, res: Response, matched: MatchedRoute, operation: BuiltOperation) => {
-    const { credential } = callerOf(res);
-    checkRoles(credential, operation.requires);
+    const caller = callerOf(res);
+    const { credential } = caller;
+    checkCaller(caller, operation);
     await store.read((tx) => checkPathScope(tx, credential, operation.scope, matched.params));
     if (!matched.route.hasBody && !(await bodyIsEmpty(req))) throw new ApiError(ERR_UNEXPECTED_BODY);
     if (matched.route.multipart && Number(req.get('content-length') ?? 0) > config.androidMaxApkBytes + uploadOverheadBytes) {

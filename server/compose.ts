@@ -1,4 +1,5 @@
-import { settleDueCaptures } from './checkout/payments/payments.domain.js';
+import { closeExpiredOrders } from './checkout/orders/orders.domain.js';
+import { settleDueCaptures, settleDuePayments } from './checkout/payments/payments.domain.js';
 import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './kernel/clock.js';
 import type { Config } from './config.js';
 import { apiKeyHasher } from './kernel/auth/credentials.js';
@@ -68,7 +69,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const vault = loadCardVault(config);
   const android = new AndroidProcessor({ store, clock, logger });
   const dispatcher = new Dispatcher(
-    { store, clock, vault, logger, dueWork: [settleDueCaptures], onAttempt: (outcome) => metrics.deliveryAttempted(outcome) },
+    {
+      store,
+      clock,
+      vault,
+      logger,
+      dueWork: [settleDueCaptures, settleDuePayments, closeExpiredOrders],
+      onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
+    },
     dispatcherOptionsFrom(config),
   );
   const appStore = options.wrapStore ? options.wrapStore(store) : store;

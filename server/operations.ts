@@ -20,6 +20,9 @@ import * as paymentMethodSettings from './management/payment-method-settings/pay
 import * as splits from './management/splits/splits.js';
 import * as android from './management/android/android.js';
 import * as terminal from './management/terminal-settings/terminal-settings.js';
+import * as stores from './management/stores/stores.js';
+import * as terminals from './management/terminals/terminals.js';
+import * as users from './management/users/users.js';
 import type { HandlerDeps, Operation, OperationId } from './kernel/http/handler.js';
 
 export type { OperationId };
@@ -36,6 +39,9 @@ const ANDROID_FILES_READ = [ROLES.androidFilesRead, ROLES.androidFilesReadWrite]
 const ANDROID_READ = [ROLES.androidFilesRead, ROLES.androidFilesReadWrite, ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
 const TERMINAL_READ = [ROLES.terminalSettingsRead, ROLES.terminalSettingsReadWrite];
 const TERMINAL_WRITE = [ROLES.terminalSettingsReadWrite];
+const STORES_READ = [ROLES.storesRead, ROLES.storesReadWrite];
+const STORES_WRITE = [ROLES.storesReadWrite];
+const TERMINALS_READ = [ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
 
 /**
  * Every operation of both specs, by operationId: the join key of spec, handler, test and
@@ -52,8 +58,9 @@ export const OPERATIONS = {
   updateAuthorisedAmount: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: modifications.updateAuthorisedAmount },
   orders: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.orders },
   cancelOrder: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.cancelOrder },
+  getBalanceOfGiftCard: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.getBalanceOfGiftCard },
   sessions: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: sessions.sessions },
-  sessionPayments: { requires: CHECKOUT_ROLES, scope: 'resource', handler: sessions.sessionPayments },
+  sessionPayments: { requires: CHECKOUT_ROLES, scope: 'resource', clientKey: true, handler: sessions.sessionPayments },
   getResultOfPaymentSession: { requires: CHECKOUT_ROLES, scope: 'resource', handler: sessions.getResultOfPaymentSession },
   paymentMethods: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.paymentMethods },
   cardDetails: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.cardDetails },
@@ -69,6 +76,10 @@ export const OPERATIONS = {
   originKeys: { requires: CHECKOUT_ROLES, scope: 'self', handler: utility.originKeys },
   getSandboxClock: { requires: 'authenticated', scope: 'self', handler: sandbox.getSandboxClock },
   advanceSandboxClock: { requires: 'authenticated', scope: 'ownCompany', handler: sandbox.advanceSandboxClock },
+  donations: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: donations.donations },
+  getApplePaySession: { requires: CHECKOUT_ROLES, scope: 'resource', handler: utility.getApplePaySession },
+  validateShopperId: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: utility.validateShopperId },
+  updateWalletOrder: { requires: CHECKOUT_ROLES, scope: 'resource', handler: utility.updateWalletOrder },
 
   getApiCredentialDetails: { requires: 'anyManagementRole', scope: 'self', handler: me.getApiCredentialDetails },
   listMerchantAccounts: { requires: [ROLES.accountsRead], scope: 'resource', handler: accounts.listMerchantAccounts },
@@ -137,6 +148,67 @@ export const OPERATIONS = {
   testWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.testWebhook },
   listWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.listWebhookEvents },
   resendWebhookEvent: { requires: [ROLES.webhooksReadWrite], scope: 'merchantPath', handler: webhooks.resendWebhookEvent },
+  listAllCompanyWebhooks: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.listAllCompanyWebhooks },
+  setUpCompanyWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.setUpCompanyWebhook },
+  getCompanyWebhook: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.getCompanyWebhook },
+  updateCompanyWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.updateCompanyWebhook },
+  removeCompanyWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.removeCompanyWebhook },
+  generateCompanyHmacKey: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.generateCompanyHmacKey },
+  testCompanyWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.testCompanyWebhook },
+  listCompanyWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.listCompanyWebhookEvents },
+  resendCompanyWebhookEvent: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.resendCompanyWebhookEvent },
+  // Stores, terminals and terminal logos. A store or terminal named in the body or query is
+  // checked by the use case (`resource`): lists show only what the credential reaches.
+  listStores: { requires: STORES_READ, scope: 'resource', handler: stores.listStores },
+  createStore: { requires: STORES_WRITE, scope: 'resource', handler: stores.createStore },
+  getStoreById: { requires: STORES_READ, scope: 'storePath', handler: stores.getStoreById },
+  updateStoreById: { requires: STORES_WRITE, scope: 'storePath', handler: stores.updateStoreById },
+  listStoresByMerchantId: { requires: STORES_READ, scope: 'merchantPath', handler: stores.listStoresByMerchantId },
+  createStoreByMerchantId: { requires: STORES_WRITE, scope: 'merchantPath', handler: stores.createStoreByMerchantId },
+  getStore: { requires: STORES_READ, scope: 'merchantPath', handler: stores.getStore },
+  updateStore: { requires: STORES_WRITE, scope: 'merchantPath', handler: stores.updateStore },
+  listTerminals: { requires: TERMINALS_READ, scope: 'resource', handler: terminals.listTerminals },
+  boardSandboxTerminal: { requires: [ROLES.assignTerminal], scope: 'resource', handler: terminals.boardSandboxTerminal },
+  getCompanyTerminalLogo: { requires: TERMINAL_READ, scope: 'company', handler: terminal.getCompanyTerminalLogo },
+  updateCompanyTerminalLogo: { requires: TERMINAL_WRITE, scope: 'company', handler: terminal.updateCompanyTerminalLogo, rateLimited: true },
+  getMerchantTerminalLogo: { requires: TERMINAL_READ, scope: 'merchantPath', handler: terminal.getMerchantTerminalLogo },
+  updateMerchantTerminalLogo: { requires: TERMINAL_WRITE, scope: 'merchantPath', handler: terminal.updateMerchantTerminalLogo, rateLimited: true },
+  getStoreTerminalLogoByReference: { requires: TERMINAL_READ, scope: 'merchantPath', handler: terminal.getStoreTerminalLogoByReference },
+  updateStoreTerminalLogoByReference: {
+    requires: TERMINAL_WRITE,
+    scope: 'merchantPath',
+    handler: terminal.updateStoreTerminalLogoByReference,
+    rateLimited: true,
+  },
+  getStoreTerminalLogo: { requires: TERMINAL_READ, scope: 'storePath', handler: terminal.getStoreTerminalLogo },
+  updateStoreTerminalLogo: { requires: TERMINAL_WRITE, scope: 'storePath', handler: terminal.updateStoreTerminalLogo, rateLimited: true },
+  getTerminalTerminalLogo: { requires: TERMINAL_READ, scope: 'terminalPath', handler: terminal.getTerminalTerminalLogo },
+  updateTerminalTerminalLogo: { requires: TERMINAL_WRITE, scope: 'terminalPath', handler: terminal.updateTerminalTerminalLogo, rateLimited: true },
+
+  // API credentials: creating and changing them, client keys, allowed origins (company and merchant level).
+  createCompanyApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.createCompanyApiCredential },
+  updateCompanyApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.updateCompanyApiCredential },
+  generateNewCompanyClientKey: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.generateNewCompanyClientKey },
+  createCompanyAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.createCompanyAllowedOrigin },
+  getCompanyAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.getCompanyAllowedOrigin },
+  deleteCompanyAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'company', handler: credentials.deleteCompanyAllowedOrigin },
+  createMerchantApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.createMerchantApiCredential },
+  updateMerchantApiCredential: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.updateMerchantApiCredential },
+  generateNewMerchantClientKey: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.generateNewMerchantClientKey },
+  listMerchantAllowedOrigins: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.listMerchantAllowedOrigins },
+  createMerchantAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.createMerchantAllowedOrigin },
+  getMerchantAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.getMerchantAllowedOrigin },
+  deleteMerchantAllowedOrigin: { requires: [ROLES.apiCredentialsReadWrite], scope: 'merchantPath', handler: credentials.deleteMerchantAllowedOrigin },
+  generateClientKey: { requires: 'anyManagementRole', scope: 'self', handler: me.generateClientKey },
+  // Users (company and merchant level).
+  listCompanyUsers: { requires: [ROLES.usersReadWrite], scope: 'company', handler: users.listCompanyUsers },
+  createNewCompanyUser: { requires: [ROLES.usersReadWrite], scope: 'company', handler: users.createNewCompanyUser },
+  getCompanyUserDetails: { requires: [ROLES.usersReadWrite], scope: 'company', handler: users.getCompanyUserDetails },
+  updateCompanyUserDetails: { requires: [ROLES.usersReadWrite], scope: 'company', handler: users.updateCompanyUserDetails },
+  listMerchantUsers: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.listMerchantUsers },
+  createNewMerchantUser: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.createNewMerchantUser },
+  getMerchantUserDetails: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.getMerchantUserDetails },
+  updateMerchantUser: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.updateMerchantUser },
 } satisfies { [Id in OperationId]: OperationEntry<Id> };
 
 /** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */
@@ -150,7 +222,13 @@ export function buildHandlers(deps: HandlerDeps): Map<string, BuiltOperation> {
   const built = new Map<string, BuiltOperation>();
   for (const [id, entry] of Object.entries(OPERATIONS) as Array<[OperationId, OperationEntry<OperationId>]>) {
     const handle = entry.handler.build(deps);
-    built.set(id, { requires: entry.requires, scope: entry.scope, rateLimited: entry.rateLimited === true, handle });
+    built.set(id, {
+      requires: entry.requires,
+      scope: entry.scope,
+      ...(entry.clientKey && { clientKey: true }),
+      rateLimited: entry.rateLimited === true,
+      handle,
+    });
   }
   return built;
 }

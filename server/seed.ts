@@ -1,7 +1,8 @@
 import { CHECKOUT_ROLES, ALL_ROLES } from './kernel/auth/roles.js';
 import { newApiKey, newClientKey } from './kernel/auth/credentials.js';
 import { newPspReference } from './checkout/references.js';
-import type { Merchant, PaymentMethodSetting } from './store/types.js';
+import type { Merchant, PaymentMethodSetting, StoreAddress, StoreLocation, Terminal } from './store/types.js';
+import { brandOf, firmwareOf } from './management/terminals/terminals.domain.js';
 import type { Store, Tx } from './store/tx.js';
 
 export const DEMO = {
@@ -92,10 +93,56 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
     for (const merchantId of [DEMO.merchantEcom, DEMO.merchantPos]) {
       for (const setting of defaultPaymentMethodSettings(merchantId, createdAt)) await tx.paymentMethodSettings.insert(setting);
     }
-    await tx.terminals.insertStore({ id: DEMO.storeAmsterdam, merchantId: DEMO.merchantPos, reference: 'AMS01', description: 'Amsterdam flagship' });
-    await tx.terminals.insertStore({ id: DEMO.storeRotterdam, merchantId: DEMO.merchantPos, reference: 'RTM02', description: 'Rotterdam' });
-    await tx.terminals.insertTerminal({ id: DEMO.terminalAmsterdam, storeId: DEMO.storeAmsterdam, model: 'S1F2' });
-    await tx.terminals.insertTerminal({ id: DEMO.terminalRotterdam, storeId: DEMO.storeRotterdam, model: 'V400m' });
+    const store = (
+      id: string,
+      reference: string,
+      description: string,
+      shopperStatement: string,
+      phoneNumber: string,
+      address: StoreAddress,
+    ): StoreLocation => ({
+      id,
+      merchantId: DEMO.merchantPos,
+      reference,
+      description,
+      shopperStatement,
+      phoneNumber,
+      address,
+      status: 'active',
+      details: {},
+    });
+    await tx.stores.insert(
+      store(DEMO.storeAmsterdam, 'AMS01', 'Amsterdam flagship', 'Demo Amsterdam', '+31201234567', {
+        country: 'NL',
+        city: 'Amsterdam',
+        line1: 'Damrak 1',
+        postalCode: '1012 LG',
+      }),
+    );
+    await tx.stores.insert(
+      store(DEMO.storeRotterdam, 'RTM02', 'Rotterdam', 'Demo Rotterdam', '+31101234567', {
+        country: 'NL',
+        city: 'Rotterdam',
+        line1: 'Coolsingel 40',
+        postalCode: '3011 AD',
+      }),
+    );
+    // Terminals are not made through the API (a sandbox has no devices to board): these two are the
+    // demo's; POST /sandbox/terminals boards more (see README).
+    const terminal = (id: string, storeId: string, model: string): Terminal => ({
+      id,
+      companyId: DEMO.companyId,
+      merchantId: DEMO.merchantPos,
+      storeId,
+      model,
+      brand: brandOf(model),
+      serialNumber: id.slice(id.indexOf('-') + 1),
+      firmwareVersion: firmwareOf(model),
+      countryCode: 'NL',
+      status: 'boarded',
+    });
+    await tx.terminals.insertTerminal(terminal(DEMO.terminalAmsterdam, DEMO.storeAmsterdam, 'S1F2'));
+    await tx.terminals.insertTerminal(terminal(DEMO.terminalRotterdam, DEMO.storeRotterdam, 'V400m'));
     await tx.terminals.putSettings('company', DEMO.companyId, { receiptOptions: { headerLine1: 'Demo Company' } }, createdAt);
     const companyKey = keys.company ?? newApiKey();
     const merchantKey = keys.merchant ?? newApiKey();

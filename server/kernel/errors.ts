@@ -125,6 +125,35 @@ export const ERR_PAYPAL_NOT_PENDING = e(422, '14_0030', 'The payment is not a pe
 export const ERR_PAYPAL_PAYMENT_DATA = e(422, '14_003', 'Invalid paymentData', 'validation');
 export const ERR_DELIVERY_METHODS = e(422, '192', "Invalid field 'deliveryMethods': exactly one must be selected", 'validation');
 
+// Donations and Apple Pay sessions (23_0xx; 187 is Adyen's code for a donation account it does not know).
+export const ERR_DONATION_CAMPAIGN = e(422, '23_001', 'Donation campaign not found: it is not active for this merchant account', 'validation');
+export const ERR_DONATION_AMOUNT = e(422, '23_002', 'The donation amount is not one the campaign offers', 'validation');
+export const ERR_DONATION_TOKEN = e(
+  422,
+  '23_003',
+  "Invalid donationToken: it is not the token of an authorised card payment 'donationOriginalPspReference'",
+  'validation',
+);
+export const ERR_DONATION_TOKEN_USED = e(422, '23_004', 'The donationToken has already been used for a donation', 'validation');
+export const ERR_DONATION_SOURCE = e(
+  422,
+  '23_005',
+  'No card to charge the donation to: send donationToken with donationOriginalPspReference, or a stored card (paymentMethod.storedPaymentMethodId with shopperReference)',
+  'validation',
+);
+export const ERR_DONATION_ACCOUNT = e(
+  422,
+  '187',
+  'The donationAccount is not the donation account of an active campaign of this merchant account',
+  'validation',
+);
+export const ERR_APPLE_PAY_MERCHANT = e(422, '23_010', 'Apple Pay is not set up for this merchantIdentifier', 'validation');
+export const ERR_APPLE_PAY_DOMAIN = e(422, '23_011', "Invalid field 'domainName': it is not an Apple Pay domain of the merchant account", 'validation');
+// Payment methods (checkout-methods).
+export const ERR_METHOD_NOT_SUPPORTED = e(422, '905', 'Payment details are not supported', 'configuration');
+export const ERR_INVALID_IBAN = e(422, '161', 'Invalid iban', 'validation');
+export const ERR_INVALID_HOLDER_NAME = e(422, '203', 'Invalid Bank account holder name', 'validation');
+
 // Limits.
 export const ERR_RATE_LIMITED = e(429, '00_429', 'Too many requests', 'security', '00_429');
 export const ERR_UPLOAD_TOO_LARGE = e(413, '29_100', 'The upload is larger than allowed', 'validation', '29_100');
@@ -175,17 +204,26 @@ export function toCheckoutError(error: ApiError): CheckoutErrorBody {
   return body;
 }
 
-/** The management RFC 7807 body of an error. */
-export function toManagementError(error: ApiError, requestId: string): ManagementErrorBody {
+/** The RFC 7807 problem-details body of an error, with the given error code. */
+function toProblem(error: ApiError, requestId: string, errorCode: string): ManagementErrorBody {
   const kind = TITLES[error.status] ?? { type: 'https://docs.adyen.com/errors/general', title: 'Error' };
-  const body: ManagementErrorBody = {
-    type: kind.type,
-    title: kind.title,
-    status: error.status,
-    detail: error.message,
-    errorCode: error.managementCode ?? (error.status === 422 ? '00_422' : error.code),
-    requestId,
-  };
+  const body: ManagementErrorBody = { type: kind.type, title: kind.title, status: error.status, detail: error.message, errorCode, requestId };
   if (error.invalidFields && error.invalidFields.length > 0) body.invalidFields = error.invalidFields;
   return body;
+}
+
+/** The management RFC 7807 body of an error. */
+export function toManagementError(error: ApiError, requestId: string): ManagementErrorBody {
+  return toProblem(error, requestId, error.managementCode ?? (error.status === 422 ? '00_422' : error.code));
+}
+
+/**
+ * Checkout paths (relative to the area's base) whose errors Adyen documents as RFC 7807 problem
+ * details (`DefaultErrorResponseEntity`) instead of `ServiceError`.
+ */
+export const CHECKOUT_PROBLEM_PATHS: ReadonlySet<string> = new Set(['/validateShopperId']);
+
+/** The problem-details body of a checkout error on one of those paths: the checkout error code, the management fields. */
+export function toCheckoutProblem(error: ApiError, requestId: string): ManagementErrorBody {
+  return toProblem(error, requestId, error.code);
 }

@@ -58,6 +58,9 @@ export interface ApiCredentialsTable {
   associated_merchant_accounts: Json;
   client_key: string;
   created_at: Timestamp;
+  /** Keyed hash of the password shown once at creation; null for credentials made before (or by the seed). */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  subject_dn: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -125,6 +128,10 @@ export interface PaymentsTable {
   stored_payment_method_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** What the payment method's flow keeps for later steps (migration 0060). */
+  method_state: ColumnType<unknown, string | undefined, string>;
+  /** When the method's next clock-driven step falls due (migration 0060). */
+  settle_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface ModificationsTable {
@@ -233,7 +240,8 @@ export interface EventsTable {
 export interface WebhooksTable {
   id: string;
   company_id: string;
-  merchant_id: string;
+  /** NULL for a company webhook. */
+  merchant_id: string | null;
   type: string;
   url: string;
   active: Flag;
@@ -251,6 +259,12 @@ export interface WebhooksTable {
   has_error: Flag;
   created_at: Timestamp;
   updated_at: Timestamp;
+  hmac_key_check_value: ColumnType<string | null, string | null | undefined, string | null>;
+  filter_merchant_account_type: ColumnType<string | null, string | null | undefined, string | null>;
+  filter_merchant_accounts: ColumnType<unknown, string | null | undefined, string | null>;
+  include_event_codes: ColumnType<unknown, string | null | undefined, string | null>;
+  exclude_event_codes: ColumnType<unknown, string | null | undefined, string | null>;
+  additional_properties: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface WebhookDeliveriesTable {
@@ -331,12 +345,33 @@ export interface StoresTable {
   merchant_id: string;
   reference: string;
   description: string;
+  shopper_statement: string;
+  phone_number: string;
+  address: Json;
+  status: string;
+  details: Json;
 }
 
 export interface TerminalsTable {
   id: string;
-  store_id: string;
+  company_id: string;
+  merchant_id: string;
+  store_id: string | null;
   model: string;
+  brand: string;
+  serial_number: string;
+  firmware_version: string;
+  country_code: string;
+  status: string;
+}
+
+/** One row per level, owner and terminal model that sets a logo of its own. */
+export interface TerminalLogosTable {
+  level: string;
+  owner_id: string;
+  model: string;
+  data: string;
+  updated_at: Timestamp;
 }
 
 export interface TerminalSettingsTable {
@@ -351,6 +386,45 @@ export interface RateLimitsTable {
   key: string;
   tokens: number;
   at_ms: Int;
+}
+
+export interface RetiredClientKeysTable {
+  client_key: string;
+  credential_id: string;
+  expires_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  company_id: string;
+  merchant_id: string | null;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  active: Flag;
+  roles: Json;
+  account_groups: Json;
+  associated_merchant_accounts: Json;
+  time_zone_code: string;
+  login_method: string;
+  created_at: Timestamp;
+}
+
+/** A donation (POST /donations) and the payment that charged it. */
+export interface DonationsTable {
+  id: string;
+  company_id: string;
+  merchant_account: string;
+  campaign_id: string;
+  donation_account: string;
+  payment_psp_reference: string;
+  original_psp_reference: string | null;
+  reference: string;
+  currency: string;
+  value: Int;
+  status: string;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -379,5 +453,9 @@ export interface Database {
   stores: StoresTable;
   terminals: TerminalsTable;
   terminal_settings: TerminalSettingsTable;
+  terminal_logos: TerminalLogosTable;
   rate_limits: RateLimitsTable;
+  retired_client_keys: RetiredClientKeysTable;
+  users: UsersTable;
+  donations: DonationsTable;
 }

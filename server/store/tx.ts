@@ -11,7 +11,10 @@ import { rateLimitsStore } from './areas/rate-limits.js';
 import { sessionsStore } from './areas/sessions.js';
 import { storedMethodsStore } from './areas/stored-methods.js';
 import { terminalsStore } from './areas/terminals.js';
+import { storesStore } from './areas/stores.js';
 import { webhooksStore } from './areas/webhooks.js';
+import { usersStore } from './areas/users.js';
+import { donationsStore } from './areas/donations.js';
 import type { Db, Engine } from './db.js';
 
 /** What a transaction offers: one store module per area, all on the transaction's connection. */
@@ -32,9 +35,12 @@ export function openTx(db: Db) {
     splits: splitsStore(db),
     android: androidStore(db),
     terminals: terminalsStore(db),
+    stores: storesStore(db),
     webhooks: webhooksStore(db),
     outbox: outboxStore(db),
     rateLimits: rateLimitsStore(db),
+    users: usersStore(db),
+    donations: donationsStore(db),
   };
 }
 

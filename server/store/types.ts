@@ -46,6 +46,8 @@ export interface Credential {
   associatedMerchantAccounts: string[];
   clientKey: string;
   createdAt: string;
+  /** The subject DN of a client certificate, as set through the API (no certificate is issued). */
+  subjectDN?: string | undefined;
 }
 
 export interface ApiKeyRecord {
@@ -57,7 +59,20 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
 }
 
-export type ResultCode = 'Authorised' | 'Refused' | 'RedirectShopper' | 'Pending' | 'Cancelled' | 'Error';
+export type ResultCode =
+  | 'Authorised'
+  | 'Refused'
+  | 'RedirectShopper'
+  | 'Pending'
+  | 'Cancelled'
+  | 'Error'
+  // Native 3D Secure 2, asynchronous methods and vouchers (payment methods, migration 0060).
+  | 'IdentifyShopper'
+  | 'ChallengeShopper'
+  | 'Received'
+  | 'PresentToShopper'
+  | 'AuthenticationFinished'
+  | 'AuthenticationNotRequired';
 
 export interface Payment {
   pspReference: string;
@@ -96,15 +111,19 @@ export interface Payment {
   orderPspReference: string | null;
   /** Whether the redirect result of a RedirectShopper payment has been used. */
   detailsSubmitted: boolean;
-  /** `scheme` for cards, or `paypal`. */
+  /** The request's `paymentMethod.type` family: `scheme` for cards, `paypal`, `ideal`, `klarna`, … */
   paymentMethodType: string;
-  /** For a pending PayPal payment: the current paymentData; it changes with every order update. */
+  /** For a payment waiting for the client (PayPal, 3D Secure 2, QR code): the current paymentData. */
   paymentData: string | null;
   sessionId: string | null;
   paymentLinkId: string | null;
   storedPaymentMethodId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** What the payment method's flow keeps for its later steps (see server/checkout/payments/methods/). */
+  methodState: Record<string, unknown>;
+  /** When the method's next clock-driven step falls due (settling, expiring); null when none. */
+  settleAt: string | null;
 }
 
 export type ModificationKind = 'capture' | 'refund' | 'cancel' | 'technicalCancel' | 'reversal' | 'amountUpdate';
@@ -290,23 +309,77 @@ export interface AndroidCertificate {
   createdAt: string;
 }
 
+/** The address of a store: the country is set once, when the store is made. */
+export interface StoreAddress {
+  country: string;
+  city?: string;
+  line1?: string;
+  line2?: string;
+  line3?: string;
+  postalCode?: string;
+  stateOrProvince?: string;
+}
+
+export type StoreStatus = 'active' | 'inactive' | 'closed';
+
+/** What a store carries for payment methods, tax authorities and platforms; nothing the service acts on. */
+export interface StoreDetails {
+  businessLineIds?: string[];
+  externalReferenceId?: string;
+  localizedInformation?: { localShopperStatement: Array<{ script: 'ja-Hani' | 'ja-Kana'; value: string }> };
+  splitConfiguration?: { balanceAccountId?: string; splitConfigurationId?: string };
+  subMerchantData?: { email: string; id: string; mcc: string; name: string };
+}
+
 /** A physical store of a merchant account (named StoreLocation: `Store` is the storage interface). */
 export interface StoreLocation {
   id: string;
   merchantId: string;
+  /** Unique within the merchant account: terminal settings and logos of the store are addressed by it. */
   reference: string;
   description: string;
+  shopperStatement: string;
+  /** E.164. */
+  phoneNumber: string;
+  address: StoreAddress;
+  status: StoreStatus;
+  details: StoreDetails;
 }
 
+/** A payment terminal: in a store (`boarded`), or in its merchant account's inventory after the store closed. */
 export interface Terminal {
   id: string;
-  storeId: string;
+  companyId: string;
+  merchantId: string;
+  storeId: string | null;
   model: string;
+  /** The maker, for `brandModels` filters (`Castles.S1F2`). */
+  brand: string;
+  serialNumber: string;
+  firmwareVersion: string;
+  countryCode: string;
+  status: 'boarded' | 'inventory';
+}
+
+/** Filters of the terminal list; every given one must match. */
+export interface TerminalFilter {
+  companyId: string;
+  /** Only these merchant accounts (the credential's reach, narrowed by the query); undefined: all of the company's. */
+  merchantIds?: string[];
+  /** Identifier contains this text, any case. */
+  idContains?: string;
+  countries?: string[];
+  storeIds?: string[];
+  /** `brand.model` pairs. */
+  brandModels?: Array<{ brand: string; model: string }>;
 }
 
 export type SettingsLevel = 'company' | 'merchant' | 'store' | 'terminal';
-/** Section name → field name → value: only the values a level sets itself. */
-export type SettingsSections = Record<string, Record<string, unknown>>;
+/**
+ * Section name → what a level sets itself in it: field name → value for an object section, the
+ * whole list for a list section (`gratuities`).
+ */
+export type SettingsSections = Record<string, Record<string, unknown> | unknown[]>;
 
 export interface AllowedOrigin {
   id: string;
@@ -315,10 +388,23 @@ export interface AllowedOrigin {
   createdAt: string;
 }
 
+/** Which merchant accounts a company webhook covers. */
+export type MerchantAccountFilter = { type: 'allAccounts' } | { type: 'includeAccounts' | 'excludeAccounts'; merchantAccounts: string[] };
+
 export interface Webhook {
   id: string;
   companyId: string;
-  merchantId: string;
+  /** The merchant account of a merchant webhook; null for a company webhook. */
+  merchantId: string | null;
+  /** A company webhook's filter; null for a merchant webhook. */
+  filter: MerchantAccountFilter | null;
+  /** Event codes: only these when set, and never the excluded ones. */
+  includeEventCodes: string[] | null;
+  excludeEventCodes: string[] | null;
+  /** Adyen's additional settings (`includeCaptureDelayHours` and the like): kept and shown. */
+  additionalProperties: Record<string, boolean> | null;
+  /** Identifies the HMAC key without revealing it (see webhooks.domain hmacKeyCheckValue). */
+  hmacKeyCheckValue: string | null;
   type: 'standard';
   url: string;
   active: boolean;
@@ -379,4 +465,49 @@ export interface IdempotencyRecord {
 export interface Page<T> {
   items: T[];
   total: number;
+}
+
+/** A client key that was replaced: it keeps working until `expiresAt` (on the company's clock). */
+export interface RetiredClientKey {
+  clientKey: string;
+  credentialId: string;
+  expiresAt: string;
+}
+
+/** A Customer Area user of a company (merchantId null) or of one merchant account. Nothing secret. */
+export interface User {
+  id: string;
+  companyId: string;
+  merchantId: string | null;
+  /** Equal to `email` (Adyen's rule). */
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  active: boolean;
+  roles: string[];
+  accountGroups: string[];
+  /** Company users only: the merchant accounts they work with. */
+  associatedMerchantAccounts: string[];
+  timeZoneCode: string;
+  loginMethod: string;
+  createdAt: string;
+}
+
+/** A donation to a charity's campaign, charged as a payment of the merchant account. */
+export interface Donation {
+  id: string;
+  companyId: string;
+  merchantAccount: string;
+  campaignId: string;
+  donationAccount: string;
+  /** The payment that charged the donation. */
+  paymentPspReference: string;
+  /** The payment whose donation token paid for it (a token is used once); null for a stored card. */
+  originalPspReference: string | null;
+  reference: string;
+  currency: string;
+  value: number;
+  status: 'completed' | 'pending' | 'refused';
+  createdAt: string;
 }

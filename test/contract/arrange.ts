@@ -75,7 +75,25 @@ async function profile(target: Target): Promise<Arranged> {
   return { path: { merchantId: m, splitConfigurationId: created.splitConfigurationId, ruleId: first.ruleId, splitLogicId: first.splitLogic.splitLogicId } };
 }
 
+let references = 0;
+/** A store reference no other arrangement has used (references are unique per merchant account). */
+const uniqueReference = () => `C${Date.now()}-${++references}`;
+
 const onWebhook: Arrange = async (target) => ({ path: { merchantId: 'DemoMerchantECOM', webhookId: await webhook(target) } });
+
+/** A company webhook of the demo company for both demo merchant accounts, pointing at the loopback receiver. */
+async function companyWebhook(target: Target): Promise<string> {
+  const created = await management(target, 'POST', '/companies/DemoCompany/webhooks', {
+    type: 'standard',
+    url: await vaultUrl(),
+    active: true,
+    communicationFormat: 'json',
+    filterMerchantAccountType: 'includeAccounts',
+    filterMerchantAccounts: ['DemoMerchantECOM', 'DemoMerchantPOS'],
+  });
+  return created.id as string;
+}
+const onCompanyWebhook: Arrange = async (target) => ({ path: { companyId: 'DemoCompany', webhookId: await companyWebhook(target) } });
 
 const card = {
   type: 'scheme',
@@ -135,6 +153,36 @@ export async function closeArranged(): Promise<void> {
   await new Promise((resolve) => open.close(resolve));
 }
 
+/** A new company or merchant (DemoMerchantECOM) credential with the checkout role, and its allowed origins. */
+async function credential(target: Target, level: 'companies/DemoCompany' | `merchants/${typeof m}`, allowedOrigins: string[] = []): Promise<any> {
+  return management(target, 'POST', `/${level}/apiCredentials`, { roles: ['Checkout webservice role'], allowedOrigins, description: 'contract' });
+}
+const onCredential =
+  (level: 'companies/DemoCompany' | `merchants/${typeof m}`, withOrigin = false): Arrange =>
+  async (target) => {
+    const created = await credential(target, level, withOrigin ? ['https://www.mystore.com'] : []);
+    const [scope, id] = level.split('/') as [string, string];
+    const path: Record<string, string> = { [scope === 'companies' ? 'companyId' : 'merchantId']: id, apiCredentialId: created.id };
+    return { path: withOrigin ? { ...path, originId: created.allowedOrigins[0].id } : path };
+  };
+/** A user name no earlier run has taken (user names are unique within a company). */
+const uniqueEmail = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const withUniqueUser: Arrange = async (_target, c) => {
+  const email = uniqueEmail('contract');
+  return { body: { ...(c.body as object), email, username: email } };
+};
+async function user(target: Target, level: 'companies/DemoCompany' | `merchants/${typeof m}`): Promise<Arranged> {
+  const email = uniqueEmail('contract-user');
+  const created = await management(target, 'POST', `/${level}/users`, { email, username: email, name: { firstName: 'Con', lastName: 'Tract' } });
+  const [scope, id] = level.split('/') as [string, string];
+  return { path: { [scope === 'companies' ? 'companyId' : 'merchantId']: id, userId: created.id } };
+}
+/** A pending PayPal Express payment, for the order update at either of its paths. */
+const pendingPayPal: Arrange = async (target, c) => {
+  const pending = await payment(target, 1500, { paymentMethod: { type: 'paypal', subtype: 'express' } });
+  return { body: { ...(c.body as object), pspReference: pending.pspReference, paymentData: pending.action.paymentData } };
+};
+
 export const ARRANGE: Record<string, Arrange> = {
   captureAuthorisedPayment: onPayment(),
   cancelAuthorisedPaymentByPspReference: onPayment(),
@@ -151,7 +199,13 @@ export const ARRANGE: Record<string, Arrange> = {
     const order = await post(target, '/orders', { merchantAccount: 'DemoMerchantECOM', reference: 'contract-order', amount: { currency: 'EUR', value: 2500 } });
     return { body: { ...(c.body as object), order: { pspReference: order.pspReference, orderData: order.orderData } } };
   },
-  paymentsDetails: async (target) => {
+  paymentsDetails: async (target, c) => {
+    if (c.scenario === 'threeds2-challenge-result') {
+      const native = { authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } } };
+      const challenged = await payment(target, 4200, { paymentMethod: { ...card, encryptedCardNumber: 'test_4212345678910006' }, ...native });
+      const result = { transStatus: 'Y', authorisationToken: challenged.action.authorisationToken };
+      return { body: { details: { threeDSResult: Buffer.from(JSON.stringify(result)).toString('base64') } } };
+    }
     const started = await payment(target, 4200, { paymentMethod: { ...card, encryptedCardNumber: 'test_4212345678910006' } });
     const complete = await fetch(`${started.action.url}/complete?outcome=authorised`, { redirect: 'manual' });
     const redirectResult = new URL(complete.headers.get('location')!).searchParams.get('redirectResult');
@@ -231,8 +285,64 @@ export const ARRANGE: Record<string, Arrange> = {
     const events = await management(target, 'GET', `/merchants/DemoMerchantECOM/webhooks/${webhookId}/events`);
     return { path: { merchantId: 'DemoMerchantECOM', webhookId, eventId: String(events.data[0].eventId) } };
   },
-  updatesOrderForPaypalExpressCheckout: async (target, c) => {
-    const pending = await payment(target, 1500, { paymentMethod: { type: 'paypal', subtype: 'express' } });
-    return { body: { ...(c.body as object), pspReference: pending.pspReference, paymentData: pending.action.paymentData } };
+  setUpCompanyWebhook: async (target, c) => ({ body: { ...(c.body as object), url: await vaultUrl() } }),
+  getCompanyWebhook: onCompanyWebhook,
+  updateCompanyWebhook: onCompanyWebhook,
+  removeCompanyWebhook: onCompanyWebhook,
+  generateCompanyHmacKey: onCompanyWebhook,
+  testCompanyWebhook: onCompanyWebhook,
+  listCompanyWebhookEvents: onCompanyWebhook,
+  resendCompanyWebhookEvent: async (target) => {
+    const webhookId = await companyWebhook(target);
+    await payment(target, 1000);
+    const events = await management(target, 'GET', `/companies/DemoCompany/webhooks/${webhookId}/events`);
+    return { path: { companyId: 'DemoCompany', webhookId, eventId: String(events.data[0].eventId) } };
   },
+  createStore: async (_target, c) => ({ body: { ...(c.body as object), reference: uniqueReference() } }),
+  createStoreByMerchantId: async (_target, c) => ({ body: { ...(c.body as object), reference: uniqueReference() } }),
+  getStore: async () => ({ path: { merchantId: 'DemoMerchantPOS', storeId: 'ST322LJ223223K5F4SQNR9XL5' } }),
+  updateStore: async () => ({ path: { merchantId: 'DemoMerchantPOS', storeId: 'ST322LJ223223K5F4SQNR9XL5' } }),
+  getStoreTerminalLogoByReference: async () => ({ path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' } }),
+  updateStoreTerminalLogoByReference: async () => ({ path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' } }),
+  // A store of DemoMerchantECOM (the seed's stores are DemoMerchantPOS's), so the ECOM credential may board to it.
+  boardSandboxTerminal: async (target, c) => {
+    const store = await management(target, 'POST', '/stores', {
+      merchantId: 'DemoMerchantECOM',
+      reference: uniqueReference(),
+      description: 'Contract store',
+      shopperStatement: 'Contract store',
+      phoneNumber: '+31301234567',
+      address: { country: 'NL' },
+    });
+    return { body: { ...(c.body as object), storeId: store.id } };
+  },
+  updatesOrderForPaypalExpressCheckout: pendingPayPal,
+  updateWalletOrder: pendingPayPal,
+  donations: async (target, c) => {
+    const body = c.body as { donationToken?: string; paymentMethod?: { storedPaymentMethodId?: string }; shopperReference?: string };
+    if (body.donationToken !== undefined) {
+      // A fresh authorised payment: its donation token pays for one donation.
+      const paid = await payment(target, 2500);
+      return { body: { ...body, donationOriginalPspReference: paid.pspReference, donationToken: paid.donationToken } };
+    }
+    const storedPaymentMethodId = await token(target, body.shopperReference);
+    return { body: { ...body, paymentMethod: { ...body.paymentMethod, storedPaymentMethodId } } };
+  },
+  updateCompanyApiCredential: onCredential('companies/DemoCompany'),
+  generateNewCompanyClientKey: onCredential('companies/DemoCompany'),
+  createCompanyAllowedOrigin: onCredential('companies/DemoCompany'),
+  getCompanyAllowedOrigin: onCredential('companies/DemoCompany', true),
+  deleteCompanyAllowedOrigin: onCredential('companies/DemoCompany', true),
+  updateMerchantApiCredential: onCredential(`merchants/${m}`),
+  generateNewMerchantClientKey: onCredential(`merchants/${m}`),
+  listMerchantAllowedOrigins: onCredential(`merchants/${m}`, true),
+  createMerchantAllowedOrigin: onCredential(`merchants/${m}`),
+  getMerchantAllowedOrigin: onCredential(`merchants/${m}`, true),
+  deleteMerchantAllowedOrigin: onCredential(`merchants/${m}`, true),
+  createNewCompanyUser: withUniqueUser,
+  createNewMerchantUser: withUniqueUser,
+  getCompanyUserDetails: (target) => user(target, 'companies/DemoCompany'),
+  updateCompanyUserDetails: (target) => user(target, 'companies/DemoCompany'),
+  getMerchantUserDetails: (target) => user(target, `merchants/${m}`),
+  updateMerchantUser: (target) => user(target, `merchants/${m}`),
 };

@@ -90,6 +90,7 @@ const ROWS: Record<string, Row> = {
   updateAuthorisedAmount: checkoutMerchant('merchantBody'),
   orders: checkoutMerchant('merchantBody'),
   cancelOrder: checkoutMerchant('merchantBody'),
+  getBalanceOfGiftCard: checkoutMerchant('merchantBody'),
   sessions: checkoutMerchant('merchantBody'),
   sessionPayments: checkoutResource(422, '14_0021'),
   getResultOfPaymentSession: checkoutResource(422, '14_0021'),
@@ -107,6 +108,10 @@ const ROWS: Record<string, Row> = {
   originKeys: self(),
   getSandboxClock: self(ok),
   advanceSandboxClock: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
+  donations: checkoutMerchant('merchantBody'),
+  getApplePaySession: checkoutResource(422, '23_010'),
+  validateShopperId: checkoutMerchant('merchantBody'),
+  updateWalletOrder: checkoutResource(422, '14_0030'),
 
   getApiCredentialDetails: self(),
   listMerchantAccounts: managementResource(ok),
@@ -166,6 +171,57 @@ const ROWS: Record<string, Row> = {
   testWebhook: merchantPath(),
   listWebhookEvents: merchantPath(),
   resendWebhookEvent: merchantPath(),
+  listAllCompanyWebhooks: company(),
+  setUpCompanyWebhook: company(),
+  getCompanyWebhook: company(),
+  updateCompanyWebhook: company(),
+  removeCompanyWebhook: company(),
+  generateCompanyHmacKey: company(),
+  testCompanyWebhook: company(),
+  listCompanyWebhookEvents: company(),
+  resendCompanyWebhookEvent: company(),
+  listStores: managementResource(ok),
+  createStore: managementResource(403, '00_403'),
+  getStoreById: merchantPath('storePath'),
+  updateStoreById: merchantPath('storePath'),
+  listStoresByMerchantId: merchantPath(),
+  createStoreByMerchantId: merchantPath(),
+  getStore: merchantPath(),
+  updateStore: merchantPath(),
+  listTerminals: managementResource(ok),
+  boardSandboxTerminal: managementResource(403, '00_403'),
+  getCompanyTerminalLogo: company(),
+  updateCompanyTerminalLogo: company(),
+  getMerchantTerminalLogo: merchantPath(),
+  updateMerchantTerminalLogo: merchantPath(),
+  getStoreTerminalLogoByReference: merchantPath(),
+  updateStoreTerminalLogoByReference: merchantPath(),
+  getStoreTerminalLogo: merchantPath('storePath'),
+  updateStoreTerminalLogo: merchantPath('storePath'),
+  getTerminalTerminalLogo: merchantPath('terminalPath'),
+  updateTerminalTerminalLogo: merchantPath('terminalPath'),
+  createCompanyApiCredential: company(),
+  updateCompanyApiCredential: company(),
+  generateNewCompanyClientKey: company(),
+  createCompanyAllowedOrigin: company(),
+  getCompanyAllowedOrigin: company(),
+  deleteCompanyAllowedOrigin: company(),
+  createMerchantApiCredential: merchantPath(),
+  updateMerchantApiCredential: merchantPath(),
+  generateNewMerchantClientKey: merchantPath(),
+  listMerchantAllowedOrigins: merchantPath(),
+  createMerchantAllowedOrigin: merchantPath(),
+  getMerchantAllowedOrigin: merchantPath(),
+  deleteMerchantAllowedOrigin: merchantPath(),
+  generateClientKey: self(),
+  listCompanyUsers: company(),
+  createNewCompanyUser: company(),
+  getCompanyUserDetails: company(),
+  updateCompanyUserDetails: company(),
+  listMerchantUsers: merchantPath(),
+  createNewMerchantUser: merchantPath(),
+  getMerchantUserDetails: merchantPath(),
+  updateMerchantUser: merchantPath(),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -228,6 +284,16 @@ const PATH_OVERRIDES: Record<string, Record<string, string>> = {
   updateTerminalTerminalSettings: { terminalId: BOUNDARY.ecomTerminal },
   generateNewCompanyApiKey: { companyId: 'DemoCompany', apiCredentialId: BOUNDARY.companyTarget },
   generateNewMerchantApiKey: { merchantId: 'DemoMerchantECOM', apiCredentialId: BOUNDARY.ecomTarget },
+  getStoreById: { storeId: BOUNDARY.ecomStore },
+  updateStoreById: { storeId: BOUNDARY.ecomStore },
+  getStore: { merchantId: 'DemoMerchantECOM', storeId: BOUNDARY.ecomStore },
+  updateStore: { merchantId: 'DemoMerchantECOM', storeId: BOUNDARY.ecomStore },
+  getStoreTerminalLogoByReference: { merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference },
+  updateStoreTerminalLogoByReference: { merchantId: 'DemoMerchantECOM', reference: BOUNDARY.ecomStoreReference },
+  getStoreTerminalLogo: { storeId: BOUNDARY.ecomStore },
+  updateStoreTerminalLogo: { storeId: BOUNDARY.ecomStore },
+  getTerminalTerminalLogo: { terminalId: BOUNDARY.ecomTerminal },
+  updateTerminalTerminalLogo: { terminalId: BOUNDARY.ecomTerminal },
 };
 
 /** A second success of the same request would be a conflict: the later caller asks for something else of the same kind. */
@@ -241,6 +307,14 @@ const SUCCESS_CHECK: Record<string, Partial<Record<KindId, (body: Json) => void>
   listMerchantAccounts: {
     c: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantECOM']),
     d: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantPOS']),
+  },
+  listStores: {
+    c: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantECOM']),
+    d: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantPOS']),
+  },
+  listTerminals: {
+    c: (body) => expect([...new Set(body.data.map((t: Json) => t.assignment.merchantId))]).toEqual(['DemoMerchantECOM']),
+    d: (body) => expect([...new Set(body.data.map((t: Json) => t.assignment.merchantId))]).toEqual(['DemoMerchantPOS']),
   },
   getApiCredentialDetails: {
     a: (body) => expect(body.id).toBe(BOUNDARY.companyAll),
@@ -278,8 +352,11 @@ const sharedArrangement = (op: string) => {
   return shared.get(op)!;
 };
 
+/** Checkout operations whose errors are RFC 7807 problem details, as management's are (server/kernel/errors.ts). */
+const CHECKOUT_PROBLEM_DETAILS = new Set(['validateShopperId']);
+
 function expectErrorShape(op: string, body: Json | undefined, status: number): void {
-  if (area(op) === 'checkout') {
+  if (area(op) === 'checkout' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
     expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
   } else {
     expect(body).toMatchObject({
@@ -517,6 +594,19 @@ const RATE_LIMITED: RateLimitCase[] = [
   },
   {
     op: 'updateTerminalTerminalSettings',
+    caller: 'ecomAll',
+    refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }],
+  },
+  { op: 'updateCompanyTerminalLogo', caller: 'companyAll', refusals: [otherCompany] },
+  { op: 'updateMerchantTerminalLogo', caller: 'ecomAll', refusals: [{ what: 'DemoMerchantPOS', path: { merchantId: 'DemoMerchantPOS' }, status: 403 }] },
+  {
+    op: 'updateStoreTerminalLogoByReference',
+    caller: 'ecomAll',
+    refusals: [{ what: "DemoMerchantPOS's store", path: { merchantId: 'DemoMerchantPOS', reference: 'AMS01' }, status: 403 }],
+  },
+  { op: 'updateStoreTerminalLogo', caller: 'ecomAll', refusals: [{ what: "DemoMerchantPOS's store", path: { storeId: DEMO.storeAmsterdam }, status: 403 }] },
+  {
+    op: 'updateTerminalTerminalLogo',
     caller: 'ecomAll',
     refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }],
   },

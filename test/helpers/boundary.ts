@@ -207,13 +207,29 @@ export async function insertBoundaryFixtures(
   await insertCredential(store, { id: BOUNDARY.companyTarget, merchantId: null, roles: [roles.checkout] });
   await insertCredential(store, { id: BOUNDARY.ecomTarget, merchantId: 'DemoMerchantECOM', roles: [roles.checkout] });
   await store.transaction(async (tx) => {
-    await tx.terminals.insertStore({
+    await tx.stores.insert({
       id: BOUNDARY.ecomStore,
       merchantId: 'DemoMerchantECOM',
       reference: BOUNDARY.ecomStoreReference,
       description: 'Boundary test store',
+      shopperStatement: 'Boundary store',
+      phoneNumber: '+31301234567',
+      address: { country: 'NL', city: 'Utrecht' },
+      status: 'active',
+      details: {},
     });
-    await tx.terminals.insertTerminal({ id: BOUNDARY.ecomTerminal, storeId: BOUNDARY.ecomStore, model: 'V400m' });
+    await tx.terminals.insertTerminal({
+      id: BOUNDARY.ecomTerminal,
+      companyId: 'DemoCompany',
+      merchantId: 'DemoMerchantECOM',
+      storeId: BOUNDARY.ecomStore,
+      model: 'V400m',
+      brand: 'Verifone',
+      serialNumber: '900000001',
+      firmwareVersion: 'Verifone_VOS 1.102.6',
+      countryCode: 'NL',
+      status: 'boarded',
+    });
   });
   return keys;
 }

@@ -1,5 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Notification } from '../../client/webhooks.js';
 
 export interface Received {
@@ -8,15 +11,20 @@ export interface Received {
   authorization: string | undefined;
 }
 
-/** A webhook receiver on loopback that records every request; `answer` decides the response. */
+/**
+ * A webhook receiver on loopback that records every request; `answer` decides the response.
+ * With `https`, it serves the test certificate (self-signed for 127.0.0.1 and localhost).
+ */
 export class Receiver {
+  constructor(private readonly options: { https?: boolean } = {}) {}
+
   readonly received: Received[] = [];
   answer: (req: IncomingMessage, res: ServerResponse, index: number) => void = (_req, res) => res.writeHead(200).end('[accepted]');
   private server: Server | undefined;
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
+    const listener: RequestListener = (req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
@@ -24,9 +32,13 @@ export class Receiver {
         this.received.push({ body, notification: JSON.parse(body) as Notification, authorization: req.headers.authorization });
         this.answer(req, res, index);
       });
-    });
+    };
+    const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
+    this.server = this.options.https
+      ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, listener)
+      : createServer(listener);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks`;
+    this.url = `${this.options.https ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks`;
     return this;
   }
 

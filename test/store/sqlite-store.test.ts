@@ -2,6 +2,8 @@ import { afterEach, describe, expect, test } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authenticate } from '../../server/kernel/auth/credentials.js';
+import { DEMO, seedDemoData } from '../../server/seed.js';
 import { SqliteStore } from '../../server/store/engines/sqlite.js';
 
 const migrationsDir = join(process.cwd(), 'server', 'store', 'migrations', 'sqlite');
@@ -68,5 +70,38 @@ describe('SqliteStore', () => {
       ),
     );
     expect(await store.read((tx) => tx.settings.get('counter'))).toBe('50');
+  });
+
+  test('When credentials and companies change, then the next read sees the change although the reads before were remembered', async () => {
+    store = new SqliteStore({
+      path: join(mkdtempSync(join(tmpdir(), 'store-')), 'db.sqlite'),
+      synchronous: 'FULL',
+      migrationsDir,
+      hashApiKey: (key) => `h-${key}`,
+    });
+    const key = 'remembered-company-key-000000000001';
+    await seedDemoData(store, new Date(), { company: key });
+    const now = () => new Date();
+    const caller = () => authenticate(store, { apiKey: key }, now);
+    // Twice: the second answer may come from what the first remembered.
+    expect((await caller()).active).toBe(true);
+    expect((await caller()).associatedMerchantAccounts).toEqual([]);
+
+    await store.transaction(async (tx) => {
+      const credential = (await tx.credentials.getForUpdate(DEMO.companyCredentialId))!;
+      await tx.credentials.update({ ...credential, associatedMerchantAccounts: [DEMO.merchantEcom] });
+    });
+    expect((await caller()).associatedMerchantAccounts).toEqual([DEMO.merchantEcom]);
+
+    expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(0);
+    expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(0);
+    await store.transaction((tx) => tx.companies.setClockOffset(DEMO.companyId, 3600));
+    expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(3600);
+
+    await store.transaction(async (tx) => {
+      const credential = (await tx.credentials.getForUpdate(DEMO.companyCredentialId))!;
+      await tx.credentials.update({ ...credential, active: false });
+    });
+    await expect(caller()).rejects.toMatchObject({ status: 401 });
   });
 });

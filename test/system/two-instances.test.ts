@@ -216,7 +216,10 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Killed once it has acknowledged a fair number (a loaded machine may take seconds to get there), and
+    // at least 1.5 s into the load, so that some of its payments' events are still in flight.
+    const started = Date.now();
+    await eventually(() => acknowledged.length > 20 && Date.now() - started >= 1_500, 60_000, 'the instance to kill has acknowledged some payments');
     await kill(c, 'SIGKILL');
     stop = true;
     await Promise.all(load);

@@ -1,3 +1,12 @@
+// 3D Secure 2: the notification page hands the challenge's result (cres) to the page that framed
+// the challenge (the merchant's checkout), as an issuer's notification page does.
+(function () {
+  'use strict';
+  var note = document.getElementById('cres');
+  if (!note || window.parent === window) return;
+  window.parent.postMessage(note.getAttribute('data-cres') || '', '*');
+})();
+
 // The hosted payment form's checks, before anything is sent: Luhn, expiry, CVC length.
 // The server checks everything again; this only tells the shopper early, next to the field.
 (function () {

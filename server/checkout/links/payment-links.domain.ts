@@ -14,6 +14,7 @@ import {
 import type { Credential, PaymentLink } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
+import { keptFields } from '../kept-fields.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_LINK_LIFETIME_MS = DAY_MS;
@@ -31,6 +32,8 @@ export interface LinkInput {
   metadata?: Record<string, string>;
   storePaymentMethodMode?: 'askForConsent' | 'disabled' | 'enabled';
   recurringProcessingModel?: string;
+  telephoneNumber?: string;
+  fundRecipient?: { paymentMethod?: unknown };
   [field: string]: unknown;
 }
 
@@ -61,8 +64,12 @@ function checkLinkRules(input: LinkInput, now: Date): Date {
   return expiresAt;
 }
 
-/** POST /paymentLinks */
-export async function createLink(tx: Tx, now: Date, credential: Credential, input: LinkInput): Promise<PaymentLink> {
+/**
+ * POST /paymentLinks: every request field is kept and answered back; a telephone number that
+ * could not be submitted for authentication and a fund recipient's card are not (kept-fields.ts).
+ */
+export async function createLink(tx: Tx, now: Date, credential: Credential, request: LinkInput): Promise<PaymentLink> {
+  const input = keptFields(request);
   const merchant = await requireMerchantAccount(tx, credential, input.merchantAccount);
   const expiresAt = checkLinkRules(input, now);
   const id = newLinkId();

@@ -17,6 +17,7 @@ import type { Credential, Modification, ModificationKind, Payment } from '../../
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { settleDueCapture } from '../payments/payments.domain.js';
+import { assertItemsPrice } from '../payments/line-items.js';
 import { recordModification } from './modification-record.js';
 
 /** Modification references that make the outcome fail (documented on the webhook). */
@@ -55,6 +56,15 @@ export interface ModificationInput {
 
 export interface AmountModificationInput extends ModificationInput {
   amount: Money;
+  lineItems?: Array<{ amountIncludingTax?: unknown; quantity?: unknown }>;
+}
+
+/** Pay-later methods bill per item: a partial capture or refund names its items, and items given must price the amount. */
+const PAY_LATER = ['klarna', 'klarnapayments', 'klarnapayments_account', 'klarnapayments_b2b', 'klarna_paynow', 'klarna_account', 'klarna_b2b'];
+
+function assertPayLaterItems(payment: Payment, input: AmountModificationInput, whole: number): void {
+  if (!PAY_LATER.includes(payment.paymentMethodType)) return;
+  if (input.lineItems || input.amount.value !== whole) assertItemsPrice(input.lineItems, input.amount.value);
 }
 
 export interface ModificationOutcome {
@@ -138,6 +148,7 @@ export async function capturePayment(ctx: Context, pspReference: string, input: 
       message: `Capture amount ${input.amount.value} exceeds the amount that can still be captured (${capturable})`,
     });
   }
+  assertPayLaterItems(payment, input, capturable);
   const capturedValue = payment.capturedValue + input.amount.value;
   const captureClosed = !payment.multiplePartialCaptures || capturedValue === payment.authorisedValue;
   return record(ctx, payment, { ...payment, capturedValue, captureClosed }, 'capture', input);
@@ -154,6 +165,7 @@ export async function refundPayment(ctx: Context, pspReference: string, input: A
       message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})`,
     });
   }
+  assertPayLaterItems(payment, input, refundable);
   return record(ctx, payment, { ...payment, refundedValue: payment.refundedValue + input.amount.value }, 'refund', input);
 }
 

@@ -11,7 +11,8 @@ import {
 } from '../../kernel/errors.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import type { Credential, Order, Payment } from '../../store/types.js';
-import type { Tx } from '../../store/tx.js';
+import type { Store, Tx } from '../../store/tx.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Money } from '../money.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newOrderData, newPspReference } from '../references.js';
@@ -50,8 +51,18 @@ export async function createOrder(tx: Tx, now: Date, credential: Credential, inp
   return order;
 }
 
-/** ORDER_OPENED when an order is created; ORDER_CLOSED when it is paid in full (success) or cancelled (not). */
-async function reportOrder(tx: Tx, now: Date, order: Order, eventCode: 'ORDER_OPENED' | 'ORDER_CLOSED', success: boolean): Promise<void> {
+/**
+ * ORDER_OPENED when an order is created; ORDER_CLOSED when it is paid in full (success) or
+ * cancelled or expired (not); OFFER_CLOSED as well when it expired.
+ */
+async function reportOrder(
+  tx: Tx,
+  now: Date,
+  order: Order,
+  eventCode: 'ORDER_OPENED' | 'ORDER_CLOSED' | 'OFFER_CLOSED',
+  success: boolean,
+  reason = eventCode === 'ORDER_CLOSED' && !success ? 'Order cancelled' : '',
+): Promise<void> {
   await recordEvent(tx, now, {
     companyId: order.companyId,
     merchantAccount: order.merchantAccount,
@@ -61,7 +72,7 @@ async function reportOrder(tx: Tx, now: Date, order: Order, eventCode: 'ORDER_OP
     currency: order.currency,
     value: order.value,
     success,
-    reason: eventCode === 'ORDER_CLOSED' && !success ? 'Order cancelled' : '',
+    reason,
     additionalData: { 'order.remainingAmount': String(order.remainingValue) },
   });
 }
@@ -87,8 +98,10 @@ export async function orderForPayment(
 }
 
 function assertPayable(order: Order, now: Date, amount: Money): void {
-  if (order.status !== 'open') throw new ApiError(ERR_ORDER_CLOSED);
+  // An order the dispatcher closed at its expiry is reported as expired, like one it has not reached yet.
+  if (order.status === 'completed') throw new ApiError(ERR_ORDER_CLOSED);
   if (Date.parse(order.expiresAt) <= now.getTime()) throw new ApiError(ERR_ORDER_EXPIRED);
+  if (order.status !== 'open') throw new ApiError(ERR_ORDER_CLOSED);
   if (amount.currency !== order.currency)
     throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${amount.currency} does not match the order currency ${order.currency}` });
   if (amount.value > order.remainingValue) {
@@ -123,17 +136,43 @@ export async function cancelOrder(tx: Tx, now: Date, credential: Credential, inp
   await requireMerchantAccount(tx, credential, input.merchantAccount);
   const order = await findOrder(tx, input.merchantAccount, input.order);
   if (order.status !== 'open') throw new ApiError(ERR_ORDER_CLOSED);
-  await tx.orders.update({ ...order, status: 'cancelled' });
-  for (const payment of await tx.payments.ofOrder(order.pspReference)) {
-    await unwind(tx, now, payment);
-  }
+  await closeUnpaid(tx, now, order, { 'order.cancelled': 'true' });
   await reportOrder(tx, now, order, 'ORDER_CLOSED', false);
   return { pspReference: newPspReference() };
 }
 
-async function unwind(tx: Tx, now: Date, payment: Payment): Promise<void> {
+/** Closes an order that was not paid in full: its authorised partial payments are given back. */
+async function closeUnpaid(tx: Tx, now: Date, order: Order, additionalData: Record<string, string>): Promise<void> {
+  await tx.orders.update({ ...order, status: 'cancelled' });
+  for (const payment of await tx.payments.ofOrder(order.pspReference)) {
+    await unwind(tx, now, payment, additionalData);
+  }
+}
+
+/**
+ * The dispatcher's due work for orders: an open order whose expiry passed on its company's
+ * clock is closed unpaid (its partial payments cancelled or refunded), reported as ORDER_CLOSED
+ * (not successful, "Order expired") and OFFER_CLOSED. Each is read again locked, so two
+ * instances never close one twice.
+ */
+export async function closeExpiredOrders(store: Store, clock: Clock): Promise<void> {
+  const horizon = clock.latest().toISOString();
+  const isDue = (o: Order) => o.status === 'open' && o.expiresAt <= clock.now(o.companyId).toISOString();
+  if (!(await store.read((tx) => tx.orders.dueExpiries(horizon, 100))).some(isDue)) return;
+  await store.transaction(async (tx) => {
+    for (const due of (await tx.orders.dueExpiries(horizon, 100)).filter(isDue)) {
+      const order = await tx.orders.getForUpdate(due.pspReference);
+      if (!order || !isDue(order)) continue;
+      const now = clock.now(order.companyId);
+      await closeUnpaid(tx, now, order, { 'order.expired': 'true' });
+      await reportOrder(tx, now, order, 'ORDER_CLOSED', false, 'Order expired');
+      await reportOrder(tx, now, order, 'OFFER_CLOSED', true);
+    }
+  });
+}
+
+async function unwind(tx: Tx, now: Date, payment: Payment, additionalData: Record<string, string>): Promise<void> {
   if (payment.resultCode !== 'Authorised' || payment.cancelled) return;
-  const additionalData = { 'order.cancelled': 'true' };
   if (payment.capturedValue === 0) {
     await tx.payments.update({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
     const authorised = { currency: payment.currency, value: payment.authorisedValue };

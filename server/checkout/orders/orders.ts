@@ -1,4 +1,5 @@
 import { command } from '../../kernel/http/handler.js';
+import { checkGiftCardBalance } from './gift-card-balance.domain.js';
 import { cancelOrder as cancelOrderUseCase, createOrder } from './orders.domain.js';
 
 /** POST /orders */
@@ -20,3 +21,13 @@ export const cancelOrder = command('cancelOrder')(async ({ tx, body, caller }, d
   const { pspReference } = await cancelOrderUseCase(tx, deps.clock.now(caller.credential.companyId), caller.credential, body);
   return { pspReference, resultCode: 'Received' };
 });
+
+/** POST /paymentMethods/balance */
+export const getBalanceOfGiftCard = command('getBalanceOfGiftCard')(async ({ tx, body, caller }) =>
+  checkGiftCardBalance(tx, caller.credential, {
+    merchantAccount: body.merchantAccount,
+    amount: body.amount,
+    paymentMethod: body.paymentMethod,
+    ...(body.selectedBrand && { selectedBrand: body.selectedBrand }),
+  }),
+);

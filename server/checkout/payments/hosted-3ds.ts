@@ -4,17 +4,8 @@ import type { Store } from '../../store/tx.js';
 import { pendingRedirect } from './payments.domain.js';
 import type { RedirectOutcome, RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import { escapeHtml, formatMoney, hostedAssets, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
-
-/** Adds `redirectResult` to the merchant's return URL, keeping its own query. */
-export function returnUrlWith(returnUrl: string, redirectResult: string): string {
-  try {
-    const url = new URL(returnUrl);
-    url.searchParams.set('redirectResult', redirectResult);
-    return url.toString();
-  } catch {
-    return `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}redirectResult=${encodeURIComponent(redirectResult)}`;
-  }
-}
+import { hostedMethodPages } from './hosted-methods.js';
+import { returnUrlWith } from './redirect-result.js';
 
 const BRANDS: Record<string, string> = {
   visa: 'Visa',
@@ -24,6 +15,7 @@ const BRANDS: Record<string, string> = {
   jcb: 'JCB',
   cup: 'UnionPay',
   diners: 'Diners Club',
+  bcmc: 'Bancontact',
 };
 
 /** The challenge page: who is paid, how much, with which card, and the two answers a test issuer offers. */
@@ -55,11 +47,13 @@ function challengePage(res: Response, payment: Payment, merchantName: string): v
  * The test issuer's 3D Secure page that a RedirectShopper action points at. The shopper (or a
  * test) chooses an outcome and is sent back to the merchant's returnUrl with a signed
  * redirectResult, which the payment details operation then turns into the final result.
- * It also serves the hosted pages' stylesheet and script (/hosted/assets/).
+ * It also serves the hosted pages' stylesheet and script (/hosted/assets/) and the pages of
+ * the other payment methods (hosted-methods.ts).
  */
 export function hosted3ds(store: Store, signer: RedirectSigner): Router {
   const router = Router();
   router.use(hostedAssets());
+  router.use(hostedMethodPages(store, signer));
   /** The payment waiting for authentication and its merchant's name, or a 404 page (then undefined). */
   const waiting = async (psp: string, res: Response) => {
     const found = await store.transaction(async (tx) => {

@@ -1,46 +1,31 @@
 import type { components } from '../../../generated/checkout.js';
 import { type BodyOf, command } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
+import { flowOfPayment } from './methods/index.js';
 import { makePayment, type PaymentInput, type PaymentOutcome, submitPaymentDetails } from './payments.domain.js';
+import { offeredDonationToken } from '../donations/donation-token.js';
 
 type PaymentResponse = components['schemas']['PaymentResponse'];
 
 /** The wire form of a payment; the full card number never reaches it (first six and last four only). */
 export function toPaymentResponse({ payment, order, token }: PaymentOutcome, baseUrl: string): PaymentResponse {
+  const flow = flowOfPayment(payment.paymentMethodType);
   const response: PaymentResponse = {
     pspReference: payment.pspReference,
     resultCode: payment.resultCode,
     merchantReference: payment.reference,
     amount: { currency: payment.currency, value: payment.originalValue },
-    paymentMethod: payment.paymentMethodType === 'scheme' ? { brand: payment.cardBrand, type: 'scheme' } : { type: payment.paymentMethodType },
+    paymentMethod: flow.responseMethod?.(payment) ?? { type: payment.paymentMethodType },
   };
-  if (payment.resultCode === 'RedirectShopper') {
-    response.action = { type: 'redirect', method: 'GET', url: `${baseUrl}/hosted/3ds/${payment.pspReference}`, paymentMethodType: 'scheme' };
-  } else if (payment.resultCode === 'Pending' && payment.paymentData) {
-    response.action = {
-      type: 'sdk',
-      paymentMethodType: payment.paymentMethodType,
-      paymentData: payment.paymentData,
-      sdkData: { token: `EC-${payment.pspReference}` },
-    };
-  } else if (payment.paymentMethodType === 'scheme') {
-    response.additionalData = {
-      cardSummary: payment.cardLastFour,
-      cardBin: payment.cardBin,
-      expiryDate: `${payment.expiryMonth}/${payment.expiryYear}`,
-      paymentMethod: payment.cardBrand,
-      refusalReasonRaw: payment.resultCode === 'Authorised' ? 'AUTHORISED' : (payment.refusalReason ?? ''),
-      ...(payment.authCode && payment.resultCode === 'Authorised' ? { authCode: payment.authCode } : {}),
-      ...(payment.holderName ? { cardHolderName: payment.holderName } : {}),
-      ...(payment.storedPaymentMethodId && payment.shopperReference
-        ? {
-            'tokenization.storedPaymentMethodId': payment.storedPaymentMethodId,
-            'tokenization.shopperReference': payment.shopperReference,
-            'tokenization.store.operationType': token ? 'created' : 'alreadyExisting',
-          }
-        : {}),
-    };
-  }
+  const action = flow.action?.(payment, baseUrl);
+  if (action) response.action = action;
+  const additionalData = flow.additionalData?.(payment, token !== undefined);
+  if (additionalData) response.additionalData = additionalData;
+  Object.assign(response, flow.responseFields?.(payment));
+  // Donations (checkout-requests): an authorised card payment offers a donation token while the
+  // merchant account has an active donation campaign in the payment's currency (see POST /donations).
+  const donationToken = offeredDonationToken(payment);
+  if (donationToken) response.donationToken = donationToken;
   if (payment.refusalReason) {
     response.refusalReason = payment.refusalReason;
     response.refusalReasonCode = payment.refusalReasonCode ?? '';
@@ -73,6 +58,14 @@ export function paymentInput(body: BodyOf<'payments'>): PaymentInput {
     ...(body.shopperEmail && { shopperEmail: body.shopperEmail }),
     ...(body.storePaymentMethod !== undefined && { storePaymentMethod: body.storePaymentMethod }),
     ...(body.recurringProcessingModel && { recurringProcessingModel: body.recurringProcessingModel }),
+    // What some methods need: Klarna's items, Boleto's shopper, 3D Secure's choices.
+    ...(body.lineItems && { lineItems: body.lineItems }),
+    ...(body.shopperName && { shopperName: body.shopperName }),
+    ...(body.socialSecurityNumber && { socialSecurityNumber: body.socialSecurityNumber }),
+    ...(body.billingAddress && { billingAddress: body.billingAddress }),
+    ...(body.countryCode && { countryCode: body.countryCode }),
+    ...(body.shopperLocale && { shopperLocale: body.shopperLocale }),
+    ...(body.authenticationData && { authenticationData: body.authenticationData }),
   };
 }
 
@@ -91,6 +84,7 @@ export const paymentsDetails = command('paymentsDetails')(async ({ tx, body, cal
     deps.redirects,
     input,
   );
-  const { action: _none, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
-  return response;
+  // A details response carries an action only for the next 3D Secure 2 step (the spec allows no other).
+  const { action, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+  return action?.type === 'threeDS2' ? { ...response, action } : response;
 });

@@ -13,7 +13,8 @@ import {
 import type { CheckoutSession, Credential, Payment } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import { type PaymentContext, type PaymentMethodInput, makePayment, type PaymentOutcome } from '../payments/payments.domain.js';
+import { type PaymentContext, type PaymentInput, type PaymentMethodInput, makePayment, type PaymentOutcome } from '../payments/payments.domain.js';
+import { keptFields } from '../kept-fields.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const DEFAULT_SESSION_LIFETIME_MS = HOUR_MS;
@@ -25,6 +26,8 @@ export interface SessionInput {
   returnUrl: string;
   amount: Money;
   expiresAt?: string;
+  telephoneNumber?: string;
+  fundRecipient?: { paymentMethod?: unknown };
   [field: string]: unknown;
 }
 
@@ -46,8 +49,13 @@ const opened = (kind: string, token: string, mac: Mac): string | undefined => {
   }
 };
 
-/** POST /sessions: expires after an hour unless asked otherwise, never later than 24 hours. */
-export async function createSession(tx: Tx, now: Date, credential: Credential, input: SessionInput, mac: Mac): Promise<CheckoutSession> {
+/**
+ * POST /sessions: expires after an hour unless asked otherwise, never later than 24 hours. Every
+ * request field is kept (the session answers them back, as Adyen's does); a telephone number
+ * that could not be submitted for authentication and a fund recipient's card are not (kept-fields.ts).
+ */
+export async function createSession(tx: Tx, now: Date, credential: Credential, request: SessionInput, mac: Mac): Promise<CheckoutSession> {
+  const input = keptFields(request);
   const merchant = await requireMerchantAccount(tx, credential, input.merchantAccount);
   const expiresAt = input.expiresAt === undefined ? new Date(now.getTime() + DEFAULT_SESSION_LIFETIME_MS) : new Date(input.expiresAt);
   if (expiresAt.getTime() <= now.getTime()) throw new ApiError(ERR_EXPIRES_AT_INVALID);
@@ -101,11 +109,14 @@ export async function payInSession(
     returnUrl: string;
     shopperReference?: string;
     storePaymentMethodMode?: string;
+    storePaymentMethod?: boolean;
     recurringProcessingModel?: string;
     shopperEmail?: string;
     captureDelayHours?: number;
   };
-  const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && input.storePaymentMethod === true);
+  // storePaymentMethodMode decides; without it the session's storePaymentMethod does, as on /payments.
+  const mode = f.storePaymentMethodMode ?? (f.storePaymentMethod === true ? 'enabled' : 'disabled');
+  const store = mode === 'enabled' || (mode === 'askForConsent' && input.storePaymentMethod === true);
   const outcome = await makePayment(ctx, credential, {
     merchantAccount: session.merchantAccount,
     reference: session.reference,
@@ -118,17 +129,35 @@ export async function payInSession(
     ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
     ...(store && { storePaymentMethod: true }),
     ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+    ...methodFields(f),
   });
   return { session, outcome, sessionResult: seal('result', id, mac) };
 }
 
+/** The session fields some payment methods need (Klarna's items, Boleto's payer, 3D Secure's choices), as the payment takes them. */
+function methodFields(f: Record<string, unknown>): Partial<PaymentInput> {
+  const fields: Partial<PaymentInput> = {};
+  if (Array.isArray(f.lineItems)) fields.lineItems = f.lineItems as PaymentInput['lineItems'];
+  if (typeof f.countryCode === 'string') fields.countryCode = f.countryCode;
+  if (typeof f.shopperLocale === 'string') fields.shopperLocale = f.shopperLocale;
+  if (typeof f.socialSecurityNumber === 'string') fields.socialSecurityNumber = f.socialSecurityNumber;
+  if (f.shopperName && typeof f.shopperName === 'object') fields.shopperName = f.shopperName as PaymentInput['shopperName'];
+  if (f.billingAddress && typeof f.billingAddress === 'object') fields.billingAddress = f.billingAddress as PaymentInput['billingAddress'];
+  if (f.authenticationData && typeof f.authenticationData === 'object') fields.authenticationData = f.authenticationData as PaymentInput['authenticationData'];
+  return fields;
+}
+
 export type SessionStatus = 'active' | 'canceled' | 'completed' | 'expired' | 'paymentPending' | 'refused';
+
+/** A payment still waiting for the shopper, the client or the bank (a redirect, 3D Secure 2, a QR code, a voucher, a debit). */
+const WAITING: readonly Payment['resultCode'][] = ['RedirectShopper', 'Pending', 'IdentifyShopper', 'ChallengeShopper', 'Received', 'PresentToShopper'];
 
 /** The state a session's payments put it in. */
 export function sessionStatus(session: CheckoutSession, payments: Payment[], now: Date): SessionStatus {
   if (payments.some((p) => p.resultCode === 'Authorised')) return 'completed';
   const last = payments.at(-1);
-  if (last && (last.resultCode === 'RedirectShopper' || last.resultCode === 'Pending')) return 'paymentPending';
+  if (last && WAITING.includes(last.resultCode)) return 'paymentPending';
+  if (last?.resultCode === 'Cancelled') return 'canceled';
   if (Date.parse(session.expiresAt) <= now.getTime()) return 'expired';
   if (last?.resultCode === 'Refused') return 'refused';
   return 'active';

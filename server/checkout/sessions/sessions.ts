@@ -1,5 +1,6 @@
 import { command, operation } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
+import { flowOfPayment } from '../payments/methods/index.js';
 import { toPaymentResponse } from '../payments/payments.js';
 import { createSession, payInSession, sessionResult } from './sessions.domain.js';
 
@@ -33,7 +34,7 @@ export const sessionPayments = command('sessionPayments')(async ({ tx, body, pat
   return {
     pspReference: payment.pspReference,
     resultCode: payment.resultCode,
-    ...(payment.action?.type === 'redirect' && { action: payment.action }),
+    ...(payment.action && { action: payment.action }),
     ...(payment.refusalReason && { refusalReason: payment.refusalReason }),
     sessionData: session.sessionData,
     sessionResult: result,
@@ -53,7 +54,7 @@ export const getResultOfPaymentSession = operation('getResultOfPaymentSession')(
       pspReference: p.pspReference,
       resultCode: p.resultCode,
       amount: { currency: p.currency, value: p.originalValue },
-      paymentMethod: p.paymentMethodType === 'scheme' ? { brand: p.cardBrand, type: 'scheme' } : { type: p.paymentMethodType },
+      paymentMethod: flowOfPayment(p.paymentMethodType).responseMethod?.(p) ?? { type: p.paymentMethodType },
     })),
   };
 });

@@ -29,6 +29,21 @@ export function newClientKey(): string {
   return `test_${randomBytes(24).toString('hex').toUpperCase()}`;
 }
 
+/** A credential's password (Basic authentication with its user name): shown once, only its keyed hash is stored. */
+export function newPassword(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The identifier of a credential created through the API, in Adyen's `S2-` form. */
+export function newCredentialId(): string {
+  return `S2-${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+/** A user name in Adyen's form for API credentials: `ws_<six digits>@Company.<company>`. */
+export function newCredentialUsername(companyId: string): string {
+  return `ws_${100000 + (randomBytes(4).readUInt32BE(0) % 900000)}@Company.${companyId}`;
+}
+
 /** What the caller presented: an API key, and with Basic authentication the user name it was sent under. */
 export interface Presented {
   apiKey: string;
@@ -61,6 +76,7 @@ async function credentialOf(tx: Tx, presented: Presented, now: (companyId: strin
   const key = await tx.credentials.getKey(hash);
   if (!key) {
     if (await tx.credentials.getKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
+    if (presented.username !== undefined) return credentialOfPassword(tx, presented.username, hash);
     throw new ApiError(ERR_UNAUTHORIZED);
   }
   if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
@@ -69,6 +85,36 @@ async function credentialOf(tx: Tx, presented: Presented, now: (companyId: strin
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
   if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
   return credential;
+}
+
+/**
+ * Basic authentication with the credential's password (as Adyen's web service users do) rather
+ * than one of its API keys: the password is compared by its keyed hash, in constant time.
+ */
+async function credentialOfPassword(tx: Tx, username: string, hash: string): Promise<Credential> {
+  const stored = await tx.credentials.passwordOf(username);
+  if (!stored || !timingSafeEqual(Buffer.from(stored.passwordHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
+  const credential = await tx.credentials.get(stored.credentialId);
+  if (!credential || !credential.active) throw new ApiError(ERR_UNAUTHORIZED);
+  return credential;
+}
+
+/**
+ * The active credential whose client key this is: its current one, or one it replaced less than
+ * 24 hours ago on its company's clock. Read from the database on every request, so that a
+ * credential deactivated on any instance is refused at once.
+ */
+export async function authenticateClientKey(store: Store, clientKey: string, now: (companyId: string) => Date): Promise<Credential> {
+  return store.read(async (tx) => {
+    let credential = await tx.credentials.byClientKey(clientKey);
+    if (!credential) {
+      const retired = await tx.credentials.retiredClientKey(clientKey);
+      credential = retired && (await tx.credentials.get(retired.credentialId));
+      if (!retired || !credential || Date.parse(retired.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
+    }
+    if (!credential.active) throw new ApiError(ERR_UNAUTHORIZED);
+    return credential;
+  });
 }
 
 /** Whether the credential reaches the merchant account. */

@@ -1,4 +1,4 @@
-import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, type Area } from '../errors.js';
+import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, ERR_UNAUTHORIZED, type Area } from '../errors.js';
 import type { Credential } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { reaches } from './credentials.js';
@@ -26,9 +26,25 @@ export type Scope = 'self' | 'company' | 'ownCompany' | 'merchantPath' | 'storeP
 export interface Policy {
   requires: Requirement;
   scope: Scope;
+  /**
+   * A client-side operation: a browser may call it with the credential's client key (from an
+   * allowed origin). Every other operation refuses a client key with 401, whatever its roles.
+   */
+  clientKey?: true;
 }
 
 const forbidden = (message: string) => new ApiError(ERR_NOT_ALLOWED, { message });
+
+/**
+ * What the credential was authenticated with, then its roles; neither needs a read. A client key
+ * is public (it is in every page that uses it): it must never open a server-side operation.
+ */
+export function checkCaller(caller: { credential: Credential; clientKey?: true }, policy: Policy): void {
+  if (caller.clientKey && !policy.clientKey) {
+    throw new ApiError(ERR_UNAUTHORIZED, { message: 'Unauthorized: a client key authenticates client-side operations only; this operation needs an API key' });
+  }
+  checkRoles(caller.credential, policy.requires);
+}
 
 /** Roles first: they need no read. */
 export function checkRoles(credential: Credential, requires: Requirement): void {
@@ -52,15 +68,15 @@ export async function checkPathScope(tx: Tx, credential: Credential, scope: Scop
     case 'merchantPath':
       return checkMerchant(tx, credential, params.merchantId ?? '');
     case 'storePath': {
-      const store = await tx.terminals.getStore(params.storeId ?? '');
+      const store = await tx.stores.get(params.storeId ?? '');
       if (!store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Store ${params.storeId ?? ''} not found` });
       return checkMerchant(tx, credential, store.merchantId, `Store ${store.id}`);
     }
     case 'terminalPath': {
+      // A terminal belongs to its merchant account, also when it is in no store (inventory).
       const terminal = await tx.terminals.getTerminal(params.terminalId ?? '');
-      const store = terminal && (await tx.terminals.getStore(terminal.storeId));
-      if (!terminal || !store) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
-      return checkMerchant(tx, credential, store.merchantId, `Terminal ${terminal.id}`);
+      if (!terminal) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
+      return checkMerchant(tx, credential, terminal.merchantId, `Terminal ${terminal.id}`);
     }
     default:
       return;
@@ -98,12 +114,22 @@ export async function checkRequestScope(
 }
 
 /**
- * Whether the caller may act on another credential (rotate its key today; create or change it
- * later): never one above its own level, one that reaches merchant accounts it does not, or one
- * with a role it lacks. Acting on itself is always allowed.
+ * Whether the caller may act on another credential (rotate its keys, change it, its allowed
+ * origins): never one above its own level, one that reaches merchant accounts it does not, or
+ * one with a role it lacks. Acting on itself is always allowed (what it may change itself into
+ * is `mayGrant`'s question).
  */
 export function mayManage(caller: Credential, target: Credential): boolean {
-  if (caller.id === target.id) return true;
+  return caller.id === target.id || mayGrant(caller, target);
+}
+
+/**
+ * Whether the caller may bring a credential into being as it is (create it so, or change it, or
+ * itself, into it): only roles the caller holds, at its own level or below, and only within the
+ * merchant accounts the caller reaches. Adyen's rule: only roles the company's own credential
+ * has can be given to others.
+ */
+export function mayGrant(caller: Credential, target: Credential): boolean {
   if (caller.companyId !== target.companyId) return false;
   if (!target.roles.every((role) => caller.roles.includes(role))) return false;
   if (caller.merchantId !== null) return target.merchantId === caller.merchantId;
@@ -117,5 +143,14 @@ export function mayManage(caller: Credential, target: Credential): boolean {
 export function assertMayManage(caller: Credential, target: Credential): void {
   if (!mayManage(caller, target)) {
     throw forbidden('Not allowed: the credential cannot manage a credential above its own level, beyond its merchant accounts or with roles it does not have');
+  }
+}
+
+/** 403 unless the caller may give the target credential its roles, level and merchant accounts. */
+export function assertMayGrant(caller: Credential, target: Credential): void {
+  const missing = target.roles.filter((role) => !caller.roles.includes(role));
+  if (missing.length > 0) throw forbidden(`Not allowed: only roles the calling credential has can be granted; it lacks ${missing.join(', ')}`);
+  if (!mayGrant(caller, target)) {
+    throw forbidden('Not allowed: the credential cannot grant access above its own level or beyond the merchant accounts it reaches');
   }
 }

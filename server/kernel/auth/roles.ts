@@ -19,6 +19,10 @@ export const ROLES = {
   paymentMethodsReadWrite: 'Management API - Payment methods read and write',
   webhooksRead: 'Management API - Webhooks read',
   webhooksReadWrite: 'Management API - Webhooks read and write',
+  storesRead: 'Management API - Stores read',
+  storesReadWrite: 'Management API - Stores read and write',
+  assignTerminal: 'Management API - Assign Terminal',
+  usersReadWrite: 'Management API - Users read and write',
 } as const;
 
 export type Role = (typeof ROLES)[keyof typeof ROLES];

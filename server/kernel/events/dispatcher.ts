@@ -158,7 +158,7 @@ export class Dispatcher {
     const { event, webhook } = loaded;
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
     const payload = JSON.stringify(toNotification(event, hmacKey));
-    const result = await sendNotification(webhook, payload, vault, this.options);
+    const result = await sendNotification(webhook, event.merchantAccount, payload, vault, this.options);
     this.deps.onAttempt?.(result.outcome);
     // Events store no request id: the line names the event and the webhook (the event id is in
     // the webhook's event list and in the operation's response where it reports one).
@@ -166,7 +166,7 @@ export class Dispatcher {
       eventId: event.id,
       eventCode: event.eventCode,
       webhookId: webhook.id,
-      merchantAccount: webhook.merchantId,
+      merchantAccount: event.merchantAccount,
       attempt: delivery.attempts + 1,
       outcome: result.outcome,
       status: result.statusCode ?? undefined,

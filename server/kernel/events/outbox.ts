@@ -1,13 +1,17 @@
 import type { OutboxEvent } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
+import { recipients } from './routing.js';
 
 export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'> &
   Partial<Pick<OutboxEvent, 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'>>;
 
 /**
  * Records an outcome to report as a webhook, in the caller's transaction, and queues it for
- * every active webhook of the merchant account: the event and its deliveries exist exactly when
- * the change they report was committed (the transactional outbox). The dispatcher sends them.
+ * every active webhook that covers the merchant account and wants the event code: the account's
+ * own webhooks and its company's webhooks whose filter takes the account in. The event and its
+ * deliveries exist exactly when the change they report was committed (the transactional
+ * outbox); each delivery is a queue entry of its own webhook, signed with that webhook's key
+ * when the dispatcher sends it.
  */
 export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise<number> {
   const at = now.toISOString();
@@ -20,7 +24,7 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     eventDate: at,
     createdAt: at,
   });
-  for (const webhook of await tx.webhooks.active(event.merchantAccount)) {
+  for (const webhook of recipients(await tx.webhooks.active(event.merchantAccount, event.companyId), event)) {
     await tx.outbox.insertDelivery({
       webhookId: webhook.id,
       eventId: id,

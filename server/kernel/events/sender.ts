@@ -1,6 +1,7 @@
 import type { CardVault } from '../crypto/card-vault.js';
 import { outboundCall } from '../outbound/client.js';
 import { allowListOf } from '../outbound/guard.js';
+import type { CertificatePolicy } from '../outbound/tls.js';
 import type { Webhook } from '../../store/types.js';
 
 export interface SendOptions {
@@ -20,13 +21,23 @@ export interface SendResult {
 
 const MAX_BODY = 10_000;
 
+/** The certificate faults the webhook accepts, and its lowest TLS version (TLSv1.2 unless it asks for 1.3). */
+export const certificatePolicyOf = (webhook: Webhook): CertificatePolicy => ({
+  expired: webhook.acceptsExpiredCertificate,
+  selfSigned: webhook.acceptsSelfSignedCertificate,
+  untrustedRoot: webhook.acceptsUntrustedRootCertificate,
+  minVersion: webhook.encryptionProtocol === 'TLSv1.3' ? 'TLSv1.3' : 'TLSv1.2',
+});
+
 /**
- * POSTs one notification to a webhook with the one outbound client (the same guard, pinned
- * address, timeout and no-redirect rule as /forward). Never throws: every failure is a result.
+ * POSTs one notification about `merchantAccount` to a webhook with the one outbound client (the
+ * same guard, pinned address, timeout and no-redirect rule as /forward; the account's outbound
+ * allow-list; the webhook's certificate policy). Never throws: every failure is a result.
  * A 2xx, or a body containing `[accepted]`, accepts.
  */
 export async function sendNotification(
   webhook: Webhook,
+  merchantAccount: string,
   payload: string,
   vault: CardVault,
   options: SendOptions,
@@ -44,12 +55,12 @@ export async function sendNotification(
       method: 'POST',
       headers,
       body: payload,
-      allowList: allowListOf(options.allowList, webhook.merchantId),
+      allowList: allowListOf(options.allowList, merchantAccount),
       allowPrivate: options.allowPrivate,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: MAX_BODY,
       overflow: 'truncate',
-      lenientTls: webhook.acceptsSelfSignedCertificate || webhook.acceptsUntrustedRootCertificate || webhook.acceptsExpiredCertificate,
+      certificates: certificatePolicyOf(webhook),
     });
     const accepted = (response.status >= 200 && response.status < 300) || response.body.includes('[accepted]');
     return done({

@@ -1,13 +1,14 @@
-import type { RequestHandler } from 'express';
-import { authenticate, type Presented } from '../auth/credentials.js';
+import type { Request, RequestHandler } from 'express';
+import { authenticate, authenticateClientKey, type Presented } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_UNAUTHORIZED } from '../errors.js';
 import type { Caller } from './request-context.js';
 
 const PRINTABLE = /^[\x21-\x7E]{1,1024}$/;
+const CLIENT_KEY = /^[\x21-\x7E]{1,256}$/;
 
-/** Reads `X-API-Key` or `Authorization: Basic base64(username:apiKey)`; anything else is no credential. */
+/** Reads `X-API-Key` or `Authorization: Basic base64(username:apiKey or password)`; anything else is no credential. */
 export function presentedCredentials(headers: { apiKey: string | undefined; authorization: string | undefined }): Presented | undefined {
   if (headers.apiKey !== undefined) return PRINTABLE.test(headers.apiKey) ? { apiKey: headers.apiKey } : undefined;
   const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(headers.authorization ?? '');
@@ -20,16 +21,35 @@ export function presentedCredentials(headers: { apiKey: string | undefined; auth
   return PRINTABLE.test(apiKey) ? { apiKey, username } : undefined;
 }
 
-/** Authenticates every API request; a failure is 401 in the area's error shape. */
+/**
+ * The client key a browser sent: in the `X-Client-Key` header, or as the `clientKey` query
+ * parameter, which is how Adyen's web Drop-in and Components send it (`?clientKey=` on the
+ * session calls). Only asked when no API key came.
+ */
+export function presentedClientKey(req: Request): string | undefined {
+  const header = req.get('x-client-key');
+  const query = req.query.clientKey;
+  const key = header ?? (typeof query === 'string' ? query : undefined);
+  return key !== undefined && CLIENT_KEY.test(key) ? key : undefined;
+}
+
+/**
+ * Authenticates every API request; a failure is 401 in the area's error shape. An API key (or
+ * the password) wins over a client key; a client-key caller is marked as such, and the pipeline
+ * lets it reach only client-side operations, from the credential's allowed origins.
+ */
 export function authentication(store: Store, clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
-    if (!presented) throw new ApiError(ERR_UNAUTHORIZED);
+    const clientKey = presented ? undefined : presentedClientKey(req);
+    if (!presented && !clientKey) throw new ApiError(ERR_UNAUTHORIZED);
     // Instances sharing a PostgreSQL database learn another's clock advance here, before any rule
     // reads the time (on SQLite this process is the only one that can move it).
     if (store.engine === 'postgres') await store.read((tx) => clock.refresh(tx));
-    const credential = await authenticate(store, presented, (companyId) => clock.now(companyId));
-    const caller: Caller = { credential };
+    const now = (companyId: string) => clock.now(companyId);
+    const caller: Caller = presented
+      ? { credential: await authenticate(store, presented, now) }
+      : { credential: await authenticateClientKey(store, clientKey!, now), clientKey: true };
     res.locals.caller = caller;
     next();
   };

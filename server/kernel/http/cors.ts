@@ -5,7 +5,7 @@ import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_NOT_ALLOWED } from '../errors.js';
 import { callerOf } from './request-context.js';
 
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-API-Key'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-API-Key', 'X-Client-Key'];
 const ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 const preflight = cors({ origin: true, methods: ALLOWED_METHODS, allowedHeaders: ALLOWED_HEADERS, maxAge: 600, optionsSuccessStatus: 204 });
@@ -27,12 +27,17 @@ const actual = cors({ origin: true, exposedHeaders: ['Idempotency-Key', 'X-Reque
  * credential without one is for servers: no page may use it cross-origin), and then with the
  * CORS headers, so that its errors are readable too. Requests without an Origin are
  * server-to-server; a page of this server itself (the API reference's "Try it") is same-origin.
+ * A client key is for browsers only: it needs an Origin on the list, even this server's own.
+ * The list is read from the database on every request (a change on one instance holds on all).
  */
 export function corsCheck(store: Store, publicBaseUrl: string): RequestHandler {
   return async (req, res, next) => {
     const origin = req.get('origin');
-    if (!origin || sameOrigin(origin, `${req.protocol}://${req.get('host') ?? ''}`, publicBaseUrl)) return next();
-    const { credential } = callerOf(res);
+    const { credential, clientKey } = callerOf(res);
+    if (clientKey && !origin) {
+      throw new ApiError(ERR_NOT_ALLOWED, { message: 'Not allowed: a client key is used from a web page on one of the allowed origins of its credential' });
+    }
+    if (!origin || (!clientKey && sameOrigin(origin, `${req.protocol}://${req.get('host') ?? ''}`, publicBaseUrl))) return next();
     const origins = await store.read((tx) => tx.credentials.origins(credential.id));
     if (!originAllowed(origins, origin))
       throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from '../logger.js';
-import { areaOf } from './area.js';
+import { areaOf, CHECKOUT_BASE } from './area.js';
 import {
   ApiError,
   ERR_BAD_HEADER,
@@ -14,8 +14,10 @@ import {
   ERR_NOT_FOUND_ROUTE,
   ERR_UNSUPPORTED_MEDIA_TYPE,
   ERR_UPLOAD_TOO_LARGE,
+  CHECKOUT_PROBLEM_PATHS,
   type InvalidField,
   toCheckoutError,
+  toCheckoutProblem,
   toManagementError,
 } from '../errors.js';
 import { requestIdOf } from './request-context.js';
@@ -46,12 +48,33 @@ function valueAt(req: Request, location: string, name: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+const isUnionSummary = (issue: ValidatorIssue) => /^(anyOf|oneOf)\b/.test(issue.errorCode ?? '');
+const isTypeChoice = (issue: ValidatorIssue) => /[/.]type$/.test(issue.path ?? '') && /^(enum|required)\b/.test(issue.errorCode ?? '');
+
+/**
+ * The issues the caller meant. A union whose members are chosen by `type` (the checkout
+ * payment method: spec CheckoutPaymentMethod) reports one issue per member; every member the
+ * body's `type` did not choose fails on `type` alone, so those are dropped and the chosen
+ * member's issues remain. When no member was chosen, the `type` itself is what is wrong.
+ */
+function meantIssues(issues: ValidatorIssue[]): ValidatorIssue[] {
+  if (!issues.some(isUnionSummary)) return issues;
+  const chosen = issues.filter((issue) => !isUnionSummary(issue) && !isTypeChoice(issue));
+  if (chosen.length > 0) return chosen;
+  const typeIssue = issues.find(isTypeChoice);
+  return typeIssue ? [{ ...typeIssue, errorCode: 'enum', message: 'is not a type this field takes' }] : issues;
+}
+
 /** A request the validator refused: one clear message naming the first field, and every field for management. */
-function fromValidation(req: Request, issues: ValidatorIssue[]): ApiError {
+function fromValidation(req: Request, all: ValidatorIssue[]): ApiError {
+  const issues = meantIssues(all);
   const fields: InvalidField[] = [];
   let required = false;
   let header = false;
-  for (const issue of issues) {
+  // A field that also takes null (`anyOf` with null: terminal settings updates) fails both branches;
+  // the null branch and the `anyOf` summary add nothing to the other branch's own failure.
+  const telling = issues.filter((i) => !(i.errorCode?.startsWith('anyOf') || (i.errorCode?.startsWith('type') && i.message === 'must be null')));
+  for (const issue of telling.length > 0 ? telling : issues) {
     const { location, name } = fieldName(issue.path);
     const isRequired = issue.errorCode?.startsWith('required') ?? false;
     const extra = issue.errorCode?.startsWith('additionalProperties') ?? false;
@@ -121,6 +144,14 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
   return { error: new ApiError(ERR_INTERNAL), unexpected: true };
 }
 
+/** The public error body: management's problem details, checkout's ServiceError, or problem details on the checkout paths that document them. */
+function errorBody(req: Request, error: ApiError, requestId: string) {
+  if (areaOf(req) === 'management') return toManagementError(error, requestId);
+  const url = req.originalUrl.split('?')[0]!;
+  const path = (url.startsWith(`${CHECKOUT_BASE}/`) ? url.slice(CHECKOUT_BASE.length) : url).replace(/\/$/, '');
+  return CHECKOUT_PROBLEM_PATHS.has(path) ? toCheckoutProblem(error, requestId) : toCheckoutError(error);
+}
+
 /** The single error middleware: every failure becomes the public error body of its area. */
 export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -137,7 +168,7 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
       res.end();
       return;
     }
-    const body = areaOf(req) === 'management' ? toManagementError(error, requestIdOf(res)) : toCheckoutError(error);
+    const body = errorBody(req, error, requestIdOf(res));
     if (error.status === 401) {
       res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
       // No credential, so no allowed origins to consult; the answer tells nothing but "this key does

@@ -4,6 +4,8 @@ import type { Credential } from '../../store/types.js';
 /** What the authentication middleware learned about the caller, kept in `res.locals`. */
 export interface Caller {
   credential: Credential;
+  /** Authenticated with the credential's client key (a browser): only client-side operations, only from its allowed origins. */
+  clientKey?: true;
 }
 
 export function requestIdOf(res: Response): string {

@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { currentRequest } from '../logger.js';
 import { type Destination, DestinationRefused, vetDestination } from './guard.js';
+import { type OutboundFailure, OutboundError } from './outbound-error.js';
+import { type CertificatePolicy, secureConnection } from './tls.js';
 
 export interface OutboundRequest {
   url: string;
@@ -15,8 +17,11 @@ export interface OutboundRequest {
   /** Past this the response fails (`fail`) or is cut (`truncate`). */
   maxResponseBytes: number;
   overflow: 'fail' | 'truncate';
-  /** TLS: accept certificates a strict client would refuse (webhooks may opt in). */
-  lenientTls?: boolean;
+  /**
+   * TLS for webhooks: the receiver's certificate is checked against the public roots only, and
+   * the faults the webhook accepts are tolerated (see tls.ts). Without it, Node's default check.
+   */
+  certificates?: CertificatePolicy;
   /** Check the destination and stop before sending. */
   dryRun?: boolean;
 }
@@ -27,17 +32,7 @@ export interface OutboundResponse {
   body: string;
 }
 
-export type OutboundFailure = 'destination' | 'timeout' | 'too-large' | 'network';
-
-/** Why an outbound call produced no response; `message` can be shown to the caller. */
-export class OutboundError extends Error {
-  constructor(
-    readonly kind: OutboundFailure,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { type OutboundFailure, OutboundError };
 
 /**
  * The one outbound HTTP client (forward and webhooks): the destination passes the guard first,
@@ -84,16 +79,21 @@ async function send(request: OutboundRequest): Promise<OutboundResponse> {
     throw new OutboundError('destination', error instanceof DestinationRefused ? error.message : 'destination not allowed');
   }
   if (request.dryRun) return { status: 0, headers: {}, body: '' };
-  const client = destination.url.protocol === 'https:' ? https : http;
+  const secure = destination.url.protocol === 'https:';
+  const client = secure ? https : http;
+  const started = Date.now();
+  // A certificate policy means the handshake is done and judged first: nothing is sent to a
+  // receiver whose certificate is refused.
+  const socket = secure && request.certificates ? await secureConnection(destination, request.certificates, request.timeoutMs) : undefined;
+  const remainingMs = Math.max(1, request.timeoutMs - (Date.now() - started));
   return new Promise((resolve, reject) => {
     const outgoing = client.request(
       destination.url,
       {
         method: request.method,
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-        lookup: (_host, _options, callback) => callback(null, destination.address, destination.family),
-        timeout: request.timeoutMs,
-        ...(destination.url.protocol === 'https:' && { rejectUnauthorized: request.lenientTls !== true }),
+        timeout: remainingMs,
+        ...(socket ? { createConnection: () => socket } : { lookup: (_host, _options, callback) => callback(null, destination.address, destination.family) }),
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { ApiError, ERR_NOT_FOUND_ENTITY, invalidField } from '../../kernel/errors.js';
 import type { Credential, PaymentMethodSetting } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
 import type { PageRequest } from '../pagination.js';
-
-const DETAIL_KEYS = ['applePay', 'googlePay', 'paypal'] as const;
+import { checkObjectsMatch, mergeObjects, objectsOf, sealSecrets } from './per-type.js';
 
 export interface SetupInput {
   type: string;
@@ -16,9 +16,8 @@ export interface SetupInput {
   businessLineId?: string;
   reference?: string;
   shopperInteraction?: string;
-  applePay?: unknown;
-  googlePay?: unknown;
-  paypal?: unknown;
+  /** Per-type objects (`klarna`, `givex`, …): see per-type.ts. */
+  [perType: string]: unknown;
 }
 
 export interface UpdateInput {
@@ -30,15 +29,11 @@ export interface UpdateInput {
   storeId?: string;
   stores?: string[];
   storeIds?: string[];
-  applePay?: unknown;
-  googlePay?: unknown;
-  paypal?: unknown;
+  /** Per-type objects (`bcmc`, `visa`, …): see per-type.ts. */
+  [perType: string]: unknown;
 }
 
 const invalid = invalidField;
-
-const details = (input: Partial<Record<(typeof DETAIL_KEYS)[number], unknown>>) =>
-  Object.fromEntries(DETAIL_KEYS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]));
 
 const sameStores = (a: string[], b: string[]) => [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 
@@ -66,9 +61,21 @@ export async function listSettings(
   return { items: all.slice(start, start + page.pageSize), total: all.length };
 }
 
-/** POST: a new setting, enabled; the same type for the same stores twice is refused. */
-export async function requestPaymentMethod(tx: Tx, now: Date, credential: Credential, merchantId: string, input: SetupInput): Promise<PaymentMethodSetting> {
+/**
+ * POST: a new setting, enabled; the same type for the same stores twice is refused, and so is a
+ * per-type object of another type. Secrets of the per-type object are stored encrypted.
+ */
+export async function requestPaymentMethod(
+  tx: Tx,
+  now: Date,
+  vault: CardVault,
+  credential: Credential,
+  merchantId: string,
+  input: SetupInput,
+): Promise<PaymentMethodSetting> {
   const merchant = await visibleMerchant(tx, credential, merchantId);
+  const objects = objectsOf(input);
+  checkObjectsMatch(input.type, objects);
   const storeIds = input.storeIds ?? [];
   const existing = await tx.paymentMethodSettings.list(merchant.id);
   if (existing.some((s) => s.type === input.type && sameStores(s.storeIds, storeIds))) throw invalid('type', input.type, 'is already set up for these stores');
@@ -86,7 +93,7 @@ export async function requestPaymentMethod(tx: Tx, now: Date, credential: Creden
     reference: input.reference ?? null,
     minAmount: null,
     maxAmount: null,
-    details: details(input),
+    details: sealSecrets(objects, vault),
     businessLineId: input.businessLineId ?? null,
     verificationStatus: 'valid',
     createdAt: now.toISOString(),
@@ -98,16 +105,22 @@ export async function requestPaymentMethod(tx: Tx, now: Date, credential: Creden
 
 export const getSetting = settingOf;
 
-/** PATCH: given fields change; `store`/`storeId` ties the method to one store, `stores`/`storeIds` to a list. */
+/**
+ * PATCH: given fields change; `store`/`storeId` ties the method to one store, `stores`/`storeIds`
+ * to a list. A per-type object must belong to the setting's type; it is merged into the stored one.
+ */
 export async function updatePaymentMethod(
   tx: Tx,
   now: Date,
+  vault: CardVault,
   credential: Credential,
   merchantId: string,
   id: string,
   input: UpdateInput,
 ): Promise<PaymentMethodSetting> {
   const setting = await settingOf(tx, credential, merchantId, id);
+  const objects = objectsOf(input);
+  checkObjectsMatch(setting.type, objects);
   const single = input.store ?? input.storeId;
   const list = input.stores ?? input.storeIds;
   const storeIds = single !== undefined ? [single] : (list ?? setting.storeIds);
@@ -118,7 +131,7 @@ export async function updatePaymentMethod(
     currencies: input.currencies ?? setting.currencies,
     customRoutingFlags: input.customRoutingFlags ?? setting.customRoutingFlags,
     storeIds,
-    details: { ...setting.details, ...details(input) },
+    details: mergeObjects(setting.details, sealSecrets(objects, vault)),
     updatedAt: now.toISOString(),
   };
   await tx.paymentMethodSettings.update(updated);

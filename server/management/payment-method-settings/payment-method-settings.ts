@@ -5,6 +5,7 @@ import { baseUrlOf } from '../../kernel/http/links.js';
 import type { PaymentMethodSetting } from '../../store/types.js';
 import { pageOf, paginated } from '../pagination.js';
 import * as methods from './payment-method-settings.domain.js';
+import { maskSecrets } from './per-type.js';
 
 const base = (deps: HandlerDeps, req: Request) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
 
@@ -23,7 +24,7 @@ export const toMethodView = (s: PaymentMethodSetting) => ({
   storeIds: s.storeIds,
   stores: s.storeIds,
   ...(s.storeIds.length === 1 && { store: s.storeIds[0] }),
-  ...s.details,
+  ...maskSecrets(s.details),
 });
 
 /** GET /merchants/{merchantId}/paymentMethodSettings */
@@ -39,7 +40,9 @@ export const getAllPaymentMethods = operation('getAllPaymentMethods')(async ({ p
 
 /** POST /merchants/{merchantId}/paymentMethodSettings */
 export const requestPaymentMethod = operation('requestPaymentMethod')(async ({ body, path, caller: { credential } }, deps) =>
-  toMethodView(await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, body))),
+  toMethodView(
+    await deps.store.transaction((tx) => methods.requestPaymentMethod(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, body)),
+  ),
 );
 
 /** GET /merchants/{merchantId}/paymentMethodSettings/{paymentMethodId} */
@@ -51,7 +54,7 @@ export const getPaymentMethodDetails = operation('getPaymentMethodDetails')(asyn
 export const updatePaymentMethod = operation('updatePaymentMethod')(async ({ body, path, caller: { credential } }, deps) =>
   toMethodView(
     await deps.store.transaction((tx) =>
-      methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.paymentMethodId, body),
+      methods.updatePaymentMethod(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.paymentMethodId, body),
     ),
   ),
 );

@@ -1,36 +1,52 @@
 import type { Request } from 'express';
 import type { components } from '../../../generated/management.js';
-import { toNotification } from '../../kernel/events/notification.js';
-import { sendNotification } from '../../kernel/events/sender.js';
 import { MANAGEMENT_BASE } from '../../kernel/http/area.js';
 import { type HandlerDeps, operation } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
-import type { Webhook } from '../../store/types.js';
+import type { Credential, Webhook } from '../../store/types.js';
 import { pageOf, paginated } from '../pagination.js';
 import * as domain from './webhooks.domain.js';
 
 type WebhookView = components['schemas']['Webhook'];
 
+/** Where the webhook lives in the API: under its merchant account, or under its company. */
+const pathOf = (w: Webhook) => (w.merchantId !== null ? `/merchants/${w.merchantId}/webhooks/${w.id}` : `/companies/${w.companyId}/webhooks/${w.id}`);
+
 export function toWebhookView(w: Webhook, base: string): WebhookView {
-  const self = `${base}/merchants/${w.merchantId}/webhooks/${w.id}`;
+  const self = `${base}${pathOf(w)}`;
+  const eventFilter = w.includeEventCodes !== null || w.excludeEventCodes !== null || w.additionalProperties !== null;
   return {
     id: w.id,
     type: w.type,
     url: w.url,
     active: w.active,
     communicationFormat: w.communicationFormat,
+    accountReference: w.merchantId ?? w.companyId,
     ...(w.description !== null && { description: w.description }),
     ...(w.username !== null && { username: w.username }),
+    ...(w.filter && {
+      filterMerchantAccountType: w.filter.type,
+      ...(w.filter.type !== 'allAccounts' && { filterMerchantAccounts: w.filter.merchantAccounts }),
+    }),
+    ...(eventFilter && {
+      additionalSettings: {
+        ...(w.includeEventCodes && { includeEventCodes: w.includeEventCodes as never }),
+        ...(w.excludeEventCodes && { excludeEventCodes: w.excludeEventCodes as never }),
+        ...(w.additionalProperties && { properties: w.additionalProperties }),
+      },
+    }),
     hasPassword: w.encryptedPassword !== null,
     hasError: w.hasError,
+    ...(w.hmacKeyCheckValue !== null && { hmacKeyCheckValue: w.hmacKeyCheckValue }),
     acceptsExpiredCertificate: w.acceptsExpiredCertificate,
     acceptsSelfSignedCertificate: w.acceptsSelfSignedCertificate,
     acceptsUntrustedRootCertificate: w.acceptsUntrustedRootCertificate,
+    populateSoapActionHeader: w.populateSoapActionHeader,
     ...(w.networkType !== null && { networkType: w.networkType }),
     ...(w.encryptionProtocol !== null && { encryptionProtocol: w.encryptionProtocol }),
     _links: {
       self: { href: self },
-      merchant: { href: `${base}/merchants/${w.merchantId}` },
+      ...(w.merchantId !== null ? { merchant: { href: `${base}/merchants/${w.merchantId}` } } : { company: { href: `${base}/companies/${w.companyId}` } }),
       generateHmac: { href: `${self}/generateHmac` },
       testWebhook: { href: `${self}/test` },
       events: { href: `${self}/events` },
@@ -57,108 +73,150 @@ const toDeliveryView = ({ delivery, event, attempts }: domain.DeliveryView) => (
 
 const policy = (deps: HandlerDeps) => ({ allowList: deps.config.forwardAllowList, allowPrivate: deps.config.forwardAllowPrivateNetworks });
 const base = (deps: HandlerDeps, req: Request) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
+const levelOf = (path: { merchantId: string } | { companyId: string }): domain.Level =>
+  'merchantId' in path ? { merchantId: path.merchantId } : { companyId: path.companyId };
+const listPathOf = (level: domain.Level) => ('merchantId' in level ? `/merchants/${level.merchantId}/webhooks` : `/companies/${level.companyId}/webhooks`);
+
+// The use cases of both levels, written once; each operation below names its level by its path.
+const uses = {
+  async list(deps: HandlerDeps, req: Request, credential: Credential, level: domain.Level, query: { pageNumber?: number; pageSize?: number }) {
+    const page = pageOf(query);
+    const { items, total } = await deps.store.read((tx) => domain.listWebhooks(tx, credential, level, page));
+    const b = base(deps, req);
+    const views = items.map((w) => toWebhookView(w, b));
+    return { ...paginated(b, listPathOf(level), page, views, total), accountReference: 'merchantId' in level ? level.merchantId : level.companyId };
+  },
+  async setUp(deps: HandlerDeps, req: Request, credential: Credential, level: domain.Level, body: domain.WebhookFields & { url: string }) {
+    const webhook = await deps.store.transaction((tx) =>
+      domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, level, body, policy(deps)),
+    );
+    return toWebhookView(webhook, base(deps, req));
+  },
+  async get(deps: HandlerDeps, req: Request, credential: Credential, level: domain.Level, webhookId: string) {
+    return toWebhookView(await deps.store.read((tx) => domain.getWebhook(tx, credential, level, webhookId)), base(deps, req));
+  },
+  async update(deps: HandlerDeps, req: Request, credential: Credential, level: domain.Level, webhookId: string, body: domain.WebhookFields) {
+    const webhook = await deps.store.transaction((tx) =>
+      domain.updateWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, level, webhookId, body, policy(deps)),
+    );
+    return toWebhookView(webhook, base(deps, req));
+  },
+  async remove(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string) {
+    await deps.store.transaction((tx) => domain.removeWebhook(tx, credential, level, webhookId));
+  },
+  async generateHmac(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string) {
+    const hmacKey = await deps.store.transaction((tx) =>
+      domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, level, webhookId),
+    );
+    return { hmacKey };
+  },
+  /** The events are made in a read, then sent outside it: a slow receiver holds no connection. */
+  async test(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string, body: domain.TestRequest) {
+    const plan = await deps.store.read((tx) => domain.planTest(tx, deps.clock.now(credential.companyId), deps.vault, credential, level, webhookId, body));
+    return { data: await domain.runTest(plan, deps.vault, { ...policy(deps), timeoutMs: deps.config.webhookTimeoutMs }) };
+  },
+  async events(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string) {
+    const views = await deps.store.read((tx) => domain.listWebhookEvents(tx, credential, level, webhookId));
+    return { data: views.map(toDeliveryView) };
+  },
+  async resend(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string, eventId: number) {
+    const view = await deps.store.transaction((tx) =>
+      domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, level, webhookId, eventId),
+    );
+    return toDeliveryView(view);
+  },
+};
+
+// Merchant level -------------------------------------------------------------------------------
 
 /** GET /merchants/{merchantId}/webhooks */
-export const listAllWebhooks = operation('listAllWebhooks')(async ({ path: { merchantId }, query, caller: { credential }, req }, deps) => {
-  const page = pageOf(query);
-  const { items, total } = await deps.store.read((tx) => domain.listWebhooks(tx, credential, merchantId, page));
-  const b = base(deps, req);
-  return {
-    ...paginated(
-      b,
-      `/merchants/${merchantId}/webhooks`,
-      page,
-      items.map((w) => toWebhookView(w, b)),
-      total,
-    ),
-    accountReference: merchantId,
-  };
-});
+export const listAllWebhooks = operation('listAllWebhooks')(({ path, query, caller: { credential }, req }, deps) =>
+  uses.list(deps, req, credential, levelOf(path), query),
+);
 
 /** POST /merchants/{merchantId}/webhooks */
-export const setUpWebhook = operation('setUpWebhook')(async ({ body, path, caller: { credential }, req }, deps) => {
-  const webhook = await deps.store.transaction((tx) =>
-    domain.setUpWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, body, policy(deps)),
-  );
-  return toWebhookView(webhook, base(deps, req));
-});
+export const setUpWebhook = operation('setUpWebhook')(({ body, path, caller: { credential }, req }, deps) =>
+  uses.setUp(deps, req, credential, levelOf(path), body),
+);
 
 /** GET /merchants/{merchantId}/webhooks/{webhookId} */
-export const getWebhook = operation('getWebhook')(async ({ path, caller: { credential }, req }, deps) => {
-  const webhook = await deps.store.read((tx) => domain.getWebhook(tx, credential, path.merchantId, path.webhookId));
-  return toWebhookView(webhook, base(deps, req));
-});
+export const getWebhook = operation('getWebhook')(({ path, caller: { credential }, req }, deps) =>
+  uses.get(deps, req, credential, levelOf(path), path.webhookId),
+);
 
 /** PATCH /merchants/{merchantId}/webhooks/{webhookId} */
-export const updateWebhook = operation('updateWebhook')(async ({ body, path, caller: { credential }, req }, deps) => {
-  const webhook = await deps.store.transaction((tx) =>
-    domain.updateWebhook(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId, body, policy(deps)),
-  );
-  return toWebhookView(webhook, base(deps, req));
-});
+export const updateWebhook = operation('updateWebhook')(({ body, path, caller: { credential }, req }, deps) =>
+  uses.update(deps, req, credential, levelOf(path), path.webhookId, body),
+);
 
 /** DELETE /merchants/{merchantId}/webhooks/{webhookId} */
-export const removeWebhook = operation('removeWebhook')(async ({ path, caller: { credential } }, deps) => {
-  await deps.store.transaction((tx) => domain.removeWebhook(tx, credential, path.merchantId, path.webhookId));
-});
+export const removeWebhook = operation('removeWebhook')(({ path, caller: { credential } }, deps) =>
+  uses.remove(deps, credential, levelOf(path), path.webhookId),
+);
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/generateHmac */
-export const generateHmacKey = operation('generateHmacKey')(async ({ path, caller: { credential } }, deps) => {
-  const hmacKey = await deps.store.transaction((tx) =>
-    domain.generateHmacKey(tx, deps.clock.now(credential.companyId), deps.vault, credential, path.merchantId, path.webhookId),
-  );
-  return { hmacKey };
-});
+export const generateHmacKey = operation('generateHmacKey')(({ path, caller: { credential } }, deps) =>
+  uses.generateHmac(deps, credential, levelOf(path), path.webhookId),
+);
 
-/** POST /merchants/{merchantId}/webhooks/{webhookId}/test: sends one test event now, outside the queue. */
-export const testWebhook = operation('testWebhook')(async ({ body, path: { merchantId, webhookId }, caller: { credential } }, deps) => {
-  const webhook = await deps.store.transaction((tx) => domain.getWebhook(tx, credential, merchantId, webhookId));
-  const custom = body?.notification ?? {};
-  const now = deps.clock.now(credential.companyId);
-  const payload = JSON.stringify(
-    toNotification(
-      {
-        eventCode: custom.eventCode ?? 'AUTHORISATION',
-        success: custom.success ?? true,
-        pspReference: `TEST${now.getTime().toString().slice(-12)}`,
-        originalReference: null,
-        merchantAccount: merchantId,
-        merchantReference: custom.merchantReference ?? 'testMerchantRef1',
-        currency: custom.amount?.currency ?? 'EUR',
-        value: custom.amount?.value ?? 1000,
-        eventDate: custom.eventDate ?? now.toISOString(),
-        reason: custom.reason ?? '',
-        paymentMethod: custom.paymentMethod ?? 'visa',
-        additionalData: { test: 'true' },
-      },
-      webhook.encryptedHmacKey ? deps.vault.decrypt(webhook.encryptedHmacKey) : undefined,
-    ),
-  );
-  const result = await sendNotification(webhook, payload, deps.vault, { ...policy(deps), timeoutMs: deps.config.webhookTimeoutMs });
-  return {
-    data: [
-      {
-        merchantId,
-        status: result.outcome === 'accepted' ? 'success' : 'failed',
-        ...(result.statusCode !== null && { responseCode: String(result.statusCode) }),
-        responseTime: `${result.durationMs} ms`,
-        output: result.error && result.outcome === 'error' ? result.error : result.body,
-        requestSent: payload,
-      },
-    ],
-  };
-});
+/** POST /merchants/{merchantId}/webhooks/{webhookId}/test: sends test events now, outside the queue. */
+export const testWebhook = operation('testWebhook')(({ body, path, caller: { credential } }, deps) =>
+  uses.test(deps, credential, levelOf(path), path.webhookId, body ?? {}),
+);
 
 /** GET /merchants/{merchantId}/webhooks/{webhookId}/events */
-export const listWebhookEvents = operation('listWebhookEvents')(async ({ path, caller: { credential } }, deps) => {
-  const views = await deps.store.read((tx) => domain.listWebhookEvents(tx, credential, path.merchantId, path.webhookId));
-  return { data: views.map(toDeliveryView) };
-});
+export const listWebhookEvents = operation('listWebhookEvents')(({ path, caller: { credential } }, deps) =>
+  uses.events(deps, credential, levelOf(path), path.webhookId),
+);
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend */
-export const resendWebhookEvent = operation('resendWebhookEvent')(async ({ path, caller: { credential } }, deps) => {
-  const view = await deps.store.transaction((tx) =>
-    domain.resendWebhookEvent(tx, deps.clock.now(credential.companyId), credential, path.merchantId, path.webhookId, path.eventId),
-  );
-  return toDeliveryView(view);
-});
+export const resendWebhookEvent = operation('resendWebhookEvent')(({ path, caller: { credential } }, deps) =>
+  uses.resend(deps, credential, levelOf(path), path.webhookId, path.eventId),
+);
+
+// Company level --------------------------------------------------------------------------------
+
+/** GET /companies/{companyId}/webhooks */
+export const listAllCompanyWebhooks = operation('listAllCompanyWebhooks')(({ path, query, caller: { credential }, req }, deps) =>
+  uses.list(deps, req, credential, levelOf(path), query),
+);
+
+/** POST /companies/{companyId}/webhooks */
+export const setUpCompanyWebhook = operation('setUpCompanyWebhook')(({ body, path, caller: { credential }, req }, deps) =>
+  uses.setUp(deps, req, credential, levelOf(path), body),
+);
+
+/** GET /companies/{companyId}/webhooks/{webhookId} */
+export const getCompanyWebhook = operation('getCompanyWebhook')(({ path, caller: { credential }, req }, deps) =>
+  uses.get(deps, req, credential, levelOf(path), path.webhookId),
+);
+
+/** PATCH /companies/{companyId}/webhooks/{webhookId} */
+export const updateCompanyWebhook = operation('updateCompanyWebhook')(({ body, path, caller: { credential }, req }, deps) =>
+  uses.update(deps, req, credential, levelOf(path), path.webhookId, body),
+);
+
+/** DELETE /companies/{companyId}/webhooks/{webhookId} */
+export const removeCompanyWebhook = operation('removeCompanyWebhook')(({ path, caller: { credential } }, deps) =>
+  uses.remove(deps, credential, levelOf(path), path.webhookId),
+);
+
+/** POST /companies/{companyId}/webhooks/{webhookId}/generateHmac */
+export const generateCompanyHmacKey = operation('generateCompanyHmacKey')(({ path, caller: { credential } }, deps) =>
+  uses.generateHmac(deps, credential, levelOf(path), path.webhookId),
+);
+
+/** POST /companies/{companyId}/webhooks/{webhookId}/test: one test event per merchant account and type. */
+export const testCompanyWebhook = operation('testCompanyWebhook')(({ body, path, caller: { credential } }, deps) =>
+  uses.test(deps, credential, levelOf(path), path.webhookId, body ?? {}),
+);
+
+/** GET /companies/{companyId}/webhooks/{webhookId}/events */
+export const listCompanyWebhookEvents = operation('listCompanyWebhookEvents')(({ path, caller: { credential } }, deps) =>
+  uses.events(deps, credential, levelOf(path), path.webhookId),
+);
+
+/** POST /companies/{companyId}/webhooks/{webhookId}/events/{eventId}/resend */
+export const resendCompanyWebhookEvent = operation('resendCompanyWebhookEvent')(({ path, caller: { credential } }, deps) =>
+  uses.resend(deps, credential, levelOf(path), path.webhookId, path.eventId),
+);

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
-import type { Db } from '../db.js';
+import { type Db, forUpdate } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { AllowedOriginsTable, ApiCredentialsTable, ApiKeysTable } from '../schema.js';
-import type { AllowedOrigin, ApiKeyRecord, Credential, Page } from '../types.js';
+import type { AllowedOrigin, ApiKeyRecord, Credential, Page, RetiredClientKey } from '../types.js';
 
 const fromRow = (r: Selectable<ApiCredentialsTable>): Credential => ({
   id: r.id,
@@ -17,6 +17,7 @@ const fromRow = (r: Selectable<ApiCredentialsTable>): Credential => ({
   associatedMerchantAccounts: parsed<string[]>(r.associated_merchant_accounts),
   clientKey: r.client_key,
   createdAt: r.created_at,
+  ...(r.subject_dn !== null && { subjectDN: r.subject_dn }),
 });
 
 const toRow = (c: Credential): Insertable<ApiCredentialsTable> => ({
@@ -31,6 +32,7 @@ const toRow = (c: Credential): Insertable<ApiCredentialsTable> => ({
   associated_merchant_accounts: jsonText(c.associatedMerchantAccounts),
   client_key: c.clientKey,
   created_at: c.createdAt,
+  subject_dn: c.subjectDN ?? null,
 });
 
 const keyFromRow = (r: Selectable<ApiKeysTable>): ApiKeyRecord => ({
@@ -65,6 +67,13 @@ const originToRow = (o: AllowedOrigin): Insertable<AllowedOriginsTable> => ({
 // Every request authenticates with these two: compiled once (see prepared.ts).
 const credentialById = prepared(({ q }, id: string) => q.selectFrom('api_credentials').selectAll().where('id', '=', id));
 const keyByHash = prepared(({ q }, keyHash: string) => q.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash));
+// Browsers authenticate with a client key (a current one, else one rotated out), and Basic
+// authentication may send the password instead of an API key: these run per such request.
+const credentialByClientKey = prepared(({ q }, clientKey: string) => q.selectFrom('api_credentials').selectAll().where('client_key', '=', clientKey));
+const retiredByClientKey = prepared(({ q }, clientKey: string) => q.selectFrom('retired_client_keys').selectAll().where('client_key', '=', clientKey));
+const passwordByUsername = prepared(({ q }, username: string) =>
+  q.selectFrom('api_credentials').select(['id', 'password_hash']).where('username', '=', username),
+);
 
 export function credentialsStore(db: Db) {
   const { q } = db;
@@ -74,6 +83,39 @@ export function credentialsStore(db: Db) {
       const row = await credentialById.first(db, id);
       return row && fromRow(row);
     },
+    /** Reads a credential to change it (its client key, its state): locked until the transaction ends (see db.ts forUpdate). */
+    getForUpdate: async (id: string): Promise<Credential | undefined> => {
+      const row = await forUpdate(db, q.selectFrom('api_credentials').selectAll().where('id', '=', id)).executeTakeFirst();
+      return row && fromRow(row);
+    },
+    /** Writes what an update may change: everything but the identity, the level, the user name and the password. */
+    update: async (c: Credential): Promise<void> => {
+      const { id: _id, company_id: _c, merchant_id: _m, username: _u, created_at: _t, ...changed } = toRow(c);
+      await q.updateTable('api_credentials').set(changed).where('id', '=', c.id).execute();
+    },
+    /** Whether a credential has this user name (user names are unique across the service). */
+    usernameTaken: async (username: string): Promise<boolean> =>
+      (await q.selectFrom('api_credentials').select('id').where('username', '=', username).executeTakeFirst()) !== undefined,
+    /** Stores the keyed hash of the credential's password (the password itself is never stored). */
+    setPasswordHash: async (id: string, passwordHash: string): Promise<void> =>
+      void (await q.updateTable('api_credentials').set({ password_hash: passwordHash }).where('id', '=', id).execute()),
+    /** The credential of a user name and the keyed hash of its password, if it has one. */
+    passwordOf: async (username: string): Promise<{ credentialId: string; passwordHash: string } | undefined> => {
+      const row = await passwordByUsername.first(db, username);
+      return row?.password_hash ? { credentialId: row.id, passwordHash: row.password_hash } : undefined;
+    },
+    /** The credential whose current client key this is. */
+    byClientKey: async (clientKey: string): Promise<Credential | undefined> => {
+      const row = await credentialByClientKey.first(db, clientKey);
+      return row && fromRow(row);
+    },
+    /** A client key that was replaced, with the time it stops working. */
+    retiredClientKey: async (clientKey: string): Promise<RetiredClientKey | undefined> => {
+      const row = await retiredByClientKey.first(db, clientKey);
+      return row && { clientKey: row.client_key, credentialId: row.credential_id, expiresAt: row.expires_at };
+    },
+    insertRetiredClientKey: async (k: RetiredClientKey): Promise<void> =>
+      void (await q.insertInto('retired_client_keys').values({ client_key: k.clientKey, credential_id: k.credentialId, expires_at: k.expiresAt }).execute()),
     /** Company-level credentials (merchantId null) or those of one merchant account. */
     list: async (companyId: string, merchantId: string | null, offset: number, limit: number): Promise<Page<Credential>> => {
       // Query builders are immutable: one scope, counted and read.

@@ -41,6 +41,11 @@ export function ordersStore(db: Db) {
       const row = await forUpdate(db, q.selectFrom('orders').selectAll().where('psp_reference', '=', pspReference)).executeTakeFirst();
       return row && fromRow(row);
     },
+    /** Open orders whose expiry passed by `now` (the dispatcher closes them). */
+    dueExpiries: async (now: string, limit: number): Promise<Order[]> =>
+      (await q.selectFrom('orders').selectAll().where('status', '=', 'open').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()).map(
+        fromRow,
+      ),
     /** Writes what changes about an order: its remaining value, status and expiry. */
     update: async (order: Order): Promise<void> =>
       void (await q

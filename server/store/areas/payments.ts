@@ -1,5 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
-import { flag } from '../codec.js';
+import { type Insertable, type Selectable, sql } from 'kysely';
+import { flag, jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
 import { prepared, preparedInsert, preparedUpdate } from '../prepared.js';
 import type { ModificationsTable, PaymentsTable } from '../schema.js';
@@ -42,6 +42,8 @@ const fromRow = (r: Selectable<PaymentsTable>): Payment => ({
   storedPaymentMethodId: r.stored_payment_method_id,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  methodState: parsed<Record<string, unknown>>(r.method_state),
+  settleAt: r.settle_at,
 });
 
 const toRow = (p: Payment): Insertable<PaymentsTable> => ({
@@ -81,6 +83,8 @@ const toRow = (p: Payment): Insertable<PaymentsTable> => ({
   stored_payment_method_id: p.storedPaymentMethodId,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
+  method_state: jsonText(p.methodState),
+  settle_at: p.settleAt,
 });
 
 const modificationFromRow = (r: Selectable<ModificationsTable>): Modification => ({
@@ -167,6 +171,30 @@ export function paymentsStore(db: Db) {
           .limit(limit)
           .execute()
       ).map(fromRow),
+    /** Payments whose method's next clock-driven step fell due by `now` (settling, expiring). */
+    dueSettlements: async (now: string, limit: number) =>
+      (await payments().where('settle_at', 'is not', null).where('settle_at', '<=', now).orderBy('settle_at').limit(limit).execute()).map(fromRow),
+    /**
+     * What payments of a sandbox gift card have taken from its balance: authorised and not
+     * cancelled, less what was refunded (the card is known by brand and last four digits).
+     */
+    giftCardSpent: async (companyId: string, brand: string, lastFour: string): Promise<number> => {
+      // Locked: a concurrent payment with the same card waits here, then sees this one's spending.
+      // Row locks alone cannot cover a card's first payment (there is no row yet), so on
+      // PostgreSQL the card itself is locked for the transaction (SQLite has one writer).
+      if (db.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`giftcard ${companyId} ${brand} ${lastFour}`}, 0))`.execute(q);
+      const rows = await forUpdate(
+        db,
+        payments()
+          .where('company_id', '=', companyId)
+          .where('payment_method_type', '=', 'giftcard')
+          .where('card_brand', '=', brand)
+          .where('card_last_four', '=', lastFour)
+          .where('result_code', '=', 'Authorised')
+          .where('cancelled', '=', false),
+      ).execute();
+      return rows.reduce((sum, r) => sum + r.authorised_value - r.refunded_value, 0);
+    },
     insertModification: async (modification: Modification): Promise<void> => void (await insertModificationRow(db, modificationToRow(modification))),
     modifications: async (paymentPspReference: string) =>
       (

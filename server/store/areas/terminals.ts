@@ -1,46 +1,72 @@
-import type { Insertable, Selectable } from 'kysely';
-import { jsonText, parsed } from '../codec.js';
+import { type Insertable, type Selectable, sql } from 'kysely';
+import { jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { StoresTable, TerminalsTable } from '../schema.js';
-import type { SettingsLevel, SettingsSections, StoreLocation, Terminal } from '../types.js';
+import type { TerminalsTable } from '../schema.js';
+import type { Page, SettingsLevel, SettingsSections, Terminal, TerminalFilter } from '../types.js';
 
-const storeFromRow = (r: Selectable<StoresTable>): StoreLocation => ({
+const terminalFromRow = (r: Selectable<TerminalsTable>): Terminal => ({
   id: r.id,
+  companyId: r.company_id,
   merchantId: r.merchant_id,
-  reference: r.reference,
-  description: r.description,
+  storeId: r.store_id,
+  model: r.model,
+  brand: r.brand,
+  serialNumber: r.serial_number,
+  firmwareVersion: r.firmware_version,
+  countryCode: r.country_code,
+  status: r.status as Terminal['status'],
 });
 
-const storeToRow = (s: StoreLocation): Insertable<StoresTable> => ({
-  id: s.id,
-  merchant_id: s.merchantId,
-  reference: s.reference,
-  description: s.description,
+const terminalToRow = (t: Terminal): Insertable<TerminalsTable> => ({
+  id: t.id,
+  company_id: t.companyId,
+  merchant_id: t.merchantId,
+  store_id: t.storeId,
+  model: t.model,
+  brand: t.brand,
+  serial_number: t.serialNumber,
+  firmware_version: t.firmwareVersion,
+  country_code: t.countryCode,
+  status: t.status,
 });
 
-const terminalFromRow = (r: Selectable<TerminalsTable>): Terminal => ({ id: r.id, storeId: r.store_id, model: r.model });
+/** `text` as a LIKE pattern that matches it anywhere, with LIKE's own characters escaped (by `\`). */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const terminalToRow = (t: Terminal): Insertable<TerminalsTable> => ({ id: t.id, store_id: t.storeId, model: t.model });
-
-/** Stores (physical locations of merchant accounts), their terminals, and terminal settings per level. */
+/** Terminals, the terminal settings of every level, and the terminal logos of every level and model. */
 export function terminalsStore(db: Db) {
   const { q } = db;
-  const stores = () => q.selectFrom('stores').selectAll();
   return {
-    insertStore: async (store: StoreLocation): Promise<void> => void (await q.insertInto('stores').values(storeToRow(store)).execute()),
-    getStore: async (id: string): Promise<StoreLocation | undefined> => {
-      const row = await stores().where('id', '=', id).executeTakeFirst();
-      return row && storeFromRow(row);
-    },
-    storeByReference: async (merchantId: string, reference: string): Promise<StoreLocation | undefined> => {
-      const row = await stores().where('merchant_id', '=', merchantId).where('reference', '=', reference).executeTakeFirst();
-      return row && storeFromRow(row);
-    },
     insertTerminal: async (terminal: Terminal): Promise<void> => void (await q.insertInto('terminals').values(terminalToRow(terminal)).execute()),
     getTerminal: async (id: string): Promise<Terminal | undefined> => {
       const row = await q.selectFrom('terminals').selectAll().where('id', '=', id).executeTakeFirst();
       return row && terminalFromRow(row);
     },
+    /** A page of terminals by identifier; every filter given must match. */
+    listTerminals: async (filter: TerminalFilter, offset: number, limit: number): Promise<Page<Terminal>> => {
+      // IN () is not valid SQL everywhere: a filter with no values matches nothing.
+      if ([filter.merchantIds, filter.countries, filter.storeIds, filter.brandModels].some((list) => list?.length === 0)) return { items: [], total: 0 };
+      const scope = () => {
+        let query = q.selectFrom('terminals').where('company_id', '=', filter.companyId);
+        if (filter.merchantIds) query = query.where('merchant_id', 'in', filter.merchantIds);
+        if (filter.countries) query = query.where('country_code', 'in', filter.countries);
+        if (filter.storeIds) query = query.where('store_id', 'in', filter.storeIds);
+        const { brandModels, idContains } = filter;
+        if (brandModels) query = query.where((eb) => eb.or(brandModels.map(({ brand, model }) => eb.and([eb('brand', '=', brand), eb('model', '=', model)]))));
+        // Case-insensitive on both engines (SQLite's LIKE is for ASCII, PostgreSQL's never is).
+        if (idContains !== undefined) query = query.where(sql<boolean>`lower(${sql.ref('id')}) LIKE ${containsPattern(idContains)} ESCAPE '\\'`);
+        return query;
+      };
+      const page = scope().selectAll().orderBy('id').offset(offset).limit(limit);
+      return paged(
+        scope().select((eb) => eb.fn.countAll().as('n')),
+        page,
+        terminalFromRow,
+      );
+    },
+    /** Moves a store's terminals to their merchant account's inventory (the store closed). */
+    storeTerminalsToInventory: async (storeId: string): Promise<void> =>
+      void (await q.updateTable('terminals').set({ store_id: null, status: 'inventory' }).where('store_id', '=', storeId).execute()),
     /** The settings a level (company, merchant, store, terminal) sets itself for one owner; undefined when it sets none. */
     getSettings: async (level: SettingsLevel, ownerId: string): Promise<SettingsSections | undefined> => {
       const row = await q.selectFrom('terminal_settings').select('sections').where('level', '=', level).where('owner_id', '=', ownerId).executeTakeFirst();
@@ -53,6 +79,29 @@ export function terminalsStore(db: Db) {
         .insertInto('terminal_settings')
         .values({ level, owner_id: ownerId, sections: text, updated_at: updatedAt })
         .onConflict((oc) => oc.columns(['level', 'owner_id']).doUpdateSet({ sections: text, updated_at: updatedAt }))
+        .execute();
+    },
+    /** The logo (base64 PNG) a level sets itself for one owner and terminal model; undefined when it sets none. */
+    getLogo: async (level: SettingsLevel, ownerId: string, model: string): Promise<string | undefined> =>
+      (
+        await q
+          .selectFrom('terminal_logos')
+          .select('data')
+          .where('level', '=', level)
+          .where('owner_id', '=', ownerId)
+          .where('model', '=', model)
+          .executeTakeFirst()
+      )?.data,
+    /** Sets the logo of a level, owner and model (replacing any); `undefined` removes it, so the level inherits again. */
+    putLogo: async (level: SettingsLevel, ownerId: string, model: string, data: string | undefined, updatedAt: string): Promise<void> => {
+      if (data === undefined) {
+        await q.deleteFrom('terminal_logos').where('level', '=', level).where('owner_id', '=', ownerId).where('model', '=', model).execute();
+        return;
+      }
+      await q
+        .insertInto('terminal_logos')
+        .values({ level, owner_id: ownerId, model, data, updated_at: updatedAt })
+        .onConflict((oc) => oc.columns(['level', 'owner_id', 'model']).doUpdateSet({ data, updated_at: updatedAt }))
         .execute();
     },
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERR_ORDER_AMOUNT_EXCEEDED, ERR_ORDER_CLOSED, ERR_ORDER_EXPIRED, ERR_ORDER_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { buildPaymentRequest } from '../../helpers/factories.js';
+import { advanceClock, recordedEvents } from '../../helpers/methods.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -67,6 +68,17 @@ describe('POST /orders', () => {
   test('When the order data does not match, then the payment gets 422 with code 22_013', async () => {
     const order = await openOrder();
     expect((await payTowards({ ...order, orderData: 'forged' }, 100)).error?.errorCode).toBe(ERR_ORDER_NOT_FOUND.code);
+  });
+});
+
+describe('POST /orders as the sandbox clock passes its expiry', () => {
+  test('When an order with a partial payment expires, then it is closed unpaid (ORDER_CLOSED false, OFFER_CLOSED) and its payment is cancelled', async () => {
+    const order = await openOrder(2500, new Date(server.clock.now().getTime() + 120_000).toISOString());
+    const paid = await payTowards(order, 1000);
+    await advanceClock(server, 121);
+    expect(await recordedEvents(server, order.pspReference!)).toEqual(['ORDER_OPENED:true', 'ORDER_CLOSED:false', 'OFFER_CLOSED:true']);
+    expect(await recordedEvents(server, paid.data!.pspReference!)).toEqual(['AUTHORISATION:true', 'CANCELLATION:true']);
+    expect((await payTowards(order, 100)).error?.errorCode).toBe(ERR_ORDER_EXPIRED.code);
   });
 });
 

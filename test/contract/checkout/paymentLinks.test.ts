@@ -79,7 +79,6 @@ describe('POST /paymentLinks', () => {
   test.each([
     ['a description of 281 characters', { description: 'd'.repeat(281) }, 'description'],
     ['a shopper statement with a forbidden character', { shopperStatement: 'Shop #1' }, 'shopperStatement'],
-    ['a telephone number without a country code', { telephoneNumber: '0612345678' }, 'telephoneNumber'],
     ['an unknown required shopper field', { requiredShopperFields: ['shoeSize'] }, 'requiredShopperFields.0'],
     ['a merchant category code of 3 digits', { mcc: '599' }, 'mcc'],
   ])('When the link has %s, then the answer is 422 naming the field', async (_name, overrides, field) => {

@@ -82,7 +82,6 @@ describe('POST /paymentMethods', () => {
     ['a store of 17 characters', { store: 'S'.repeat(17) }, 'store'],
     ['an empty store', { store: '' }, 'store'],
     ['a shopper reference of 2 characters', { shopperReference: 'ab' }, 'shopperReference'],
-    ['a telephone number without a plus', { telephoneNumber: '0612345678' }, 'telephoneNumber'],
     ['an unknown channel', { channel: 'Desktop' }, 'channel'],
     ['an unknown store filtration mode', { store: 'AMS01', storeFiltrationMode: 'all' }, 'storeFiltrationMode'],
   ])('When the request has %s, then the answer is 422 naming the field', async (_name, body, field) => {

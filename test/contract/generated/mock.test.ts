@@ -24,7 +24,11 @@ describe('Generated contract tests against the Prism mock', () => {
   });
 
   test.each(operations.map((op) => [`${op.area} ${op.operationId}`, op] as const))('When %s gets generated valid and invalid requests, then each answer keeps the contract', async (_name, op) => {
-    const report = await runner.run(op);
+    const report = await runner.run(op).catch((error: Error) => {
+      throw new Error(`${error.message}\n${mocks?.health()}`, { cause: error });
+    });
     if (report.problems.length > 0) throw new Error(failureMessage(runner.settings, report));
-  });
+    // The full Adyen request schemas (/payments: over a thousand constraints) and the payment method
+    // union (fifty-odd members) take longer than the default 30 s.
+  }, 180_000);
 });

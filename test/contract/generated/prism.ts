@@ -7,22 +7,26 @@ import type { Area } from '../suite.js';
 export interface PrismMocks {
   baseUrl: Record<Area, string>;
   stop(): Promise<void>;
+  /** Which mock has exited, and the end of what it printed: said when a request fails to connect. */
+  health(): string;
 }
 
 export async function startPrism(): Promise<PrismMocks> {
   const areas: Area[] = ['checkout', 'management'];
   const children: ChildProcess[] = [];
   const baseUrl = {} as Record<Area, string>;
+  const printed: Record<Area, string> = { checkout: '', management: '' };
   for (const area of areas) {
     const port = await freePort();
     const child = spawn(
       process.execPath,
       [join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(port), join('generated', `${area}.yaml`)],
       {
-        stdio: 'ignore',
+        stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, NODE_OPTIONS: '' },
       },
     );
+    child.stderr?.on('data', (chunk: Buffer) => (printed[area] = (printed[area] + chunk.toString()).slice(-2000)));
     children.push(child);
     baseUrl[area] = `http://127.0.0.1:${port}`;
   }
@@ -37,5 +41,13 @@ export async function startPrism(): Promise<PrismMocks> {
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  const health = () =>
+    areas
+      .map((area, i) => {
+        const child = children[i]!;
+        const state = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : 'running';
+        return `${area} mock ${state}${printed[area] ? `; it printed: ${printed[area]}` : ''}`;
+      })
+      .join('\n');
+  return { baseUrl, stop, health };
 }

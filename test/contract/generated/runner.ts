@@ -126,13 +126,18 @@ function acceptableNames(request: GeneratedRequest, operation: OperationModel): 
 }
 
 function violations(headers: Headers): Array<{ location: string[]; message: string }> {
-  const raw = headers.get('sl-violations');
+  // Prism prefixes a long list (a union of many members, each reporting) with "Too many violations!"
+  // and cuts the header at about 8 KB: the violations before the cut are read.
+  const raw = headers.get('sl-violations')?.replace(/^Too many violations! /, '');
   if (!raw) return [];
-  try {
-    return JSON.parse(raw) as Array<{ location: string[]; message: string }>;
-  } catch {
-    return [];
+  for (const text of [raw, `${raw.slice(0, raw.lastIndexOf('},{') + 1)}]`]) {
+    try {
+      return JSON.parse(text) as Array<{ location: string[]; message: string }>;
+    } catch {
+      // cut short: try the violations before the cut
+    }
   }
+  return [];
 }
 
 /** The field names a Prism violation gives: its location below request/body (or query/header), with a missing or unknown property appended. */
@@ -177,7 +182,8 @@ export function judge(operation: OperationModel, exchange: Exchange, kind: Targe
         named = violations(exchange.headers)
           .flatMap(prismNames)
           .map((n) => (request.location === 'body' ? n : n.toLowerCase()));
-      else if (operation.area === 'checkout') named = [firstQuoted(b.message)].filter((n): n is string => n !== undefined);
+      // Checkout's ServiceError names the field in `message`; its problem-details bodies (/validateShopperId) in `detail`.
+      else if (operation.area === 'checkout') named = [firstQuoted(b.message ?? b.detail)].filter((n): n is string => n !== undefined);
       else named = Array.isArray(b.invalidFields) ? b.invalidFields.map((f: { name: string }) => f.name) : [];
       if (!named.some(accepts)) {
         const said = kind === 'mock' ? exchange.headers.get('sl-violations') : operation.area === 'checkout' ? b.message : JSON.stringify(b.invalidFields ?? b.detail);
@@ -215,10 +221,15 @@ async function send(target: Target, operation: OperationModel, request: Generate
       });
     } catch (error) {
       // A pooled keep-alive connection that the server closed as idle just as it was reused
-      // (undici: "other side closed"): nothing reached the server, so the request is sent again.
-      const cause = (error as { cause?: { code?: string } }).cause;
-      if (cause?.code === 'UND_ERR_SOCKET' && attempt < 2) continue;
-      throw error;
+      // (undici: "other side closed", or a reset when the close and the write cross on a busy
+      // machine): the request is sent again on a fresh connection. A server that is really gone
+      // refuses the retries too, and the error then names the cause.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if ((cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE') && attempt < 3) {
+        await sleep(50 * (attempt + 1));
+        continue;
+      }
+      throw new Error(`${operation.method.toUpperCase()} ${address} failed after ${attempt + 1} attempt(s): ${cause?.code ?? ''} ${cause?.message ?? String(error)}`, { cause: error });
     }
     const text = await response.text();
     // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged.

@@ -140,6 +140,17 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     expect((await browser('https://www.mystore.com')).status).toBe(403);
   });
 
+  test('When the same origin is added twice at once, then one is added and the other refused with 422, never a 500', async () => {
+    const add = () => server.management.POST('/me/allowedOrigins', { body: { domain: 'https://twice.example.com' } });
+    const answers = await Promise.all([add(), add(), add()]);
+    const statuses = answers.map((a) => a.response.status).sort();
+    expect(statuses).toEqual([200, 422, 422]);
+    const listed = (await server.management.GET('/me/allowedOrigins')).data?.data ?? [];
+    const added = listed.filter((o) => o.domain === 'https://twice.example.com');
+    expect(added).toHaveLength(1);
+    await server.management.DELETE('/me/allowedOrigins/{originId}', { params: { path: { originId: added[0]!.id! } } });
+  });
+
   test('When a request comes from an allowed origin and fails, then its error is readable there; a 401 is readable anywhere', async () => {
     const { data: added } = await server.management.POST('/me/allowedOrigins', { body: { domain: 'https://errors.example.com' } });
     try {

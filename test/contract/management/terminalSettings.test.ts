@@ -138,3 +138,186 @@ describe('GET /terminals/{terminalId}/terminalSettings and PATCH /terminals/{ter
     expect(response.status).toBe(422);
   });
 });
+
+/** One valid value for every section Adyen documents (26). */
+const EVERY_SECTION = {
+  cardholderReceipt: { headerForAuthorizedReceipt: 'header1,header2,filler' },
+  connectivity: {
+    simcardStatus: 'ACTIVATED',
+    terminalIPAddressURL: { eventPublicUrls: [{ url: 'https://pos.example.com/ip', username: 'pos', password: 'url-secret-1', encrypted: false }] },
+  },
+  dcc: { enableDcc: true },
+  gratuities: [{ currency: 'EUR', usePredefinedTipEntries: true, allowCustomAmount: true, predefinedTipEntries: ['5%', '10%', '500'] }],
+  hardware: { displayMaximumBackLight: 80, resetTotalsHour: 5, restartHour: 4 },
+  homeScreen: { hideNavigationBar: true, showPaymentsMenu: false, showSettingsMenu: false },
+  kioskMode: { allowedAppsInKioskMode: ['com.example.pos'], kioskAppOnStartup: 'com.example.pos' },
+  localization: { language: 'nl', secondaryLanguage: 'en', timezone: 'Europe/Brussels' },
+  moto: { enableMoto: true, maxAmount: 50000 },
+  nexo: {
+    displayUrls: { localUrls: [{ url: 'https://10.0.0.5/display', password: 'url-secret-2' }] },
+    encryptionKey: { identifier: 'key1', passphrase: 'Str0ng&Secret!', version: 1 },
+    eventUrls: { eventLocalUrls: [{ url: 'https://10.0.0.5/events' }] },
+    notification: { category: 'SaleWakeUp', enabled: true, showButton: true, title: 'Call', details: 'Call a waiter' },
+  },
+  offlineProcessing: { chipFloorLimit: 2500 },
+  opi: { enablePayAtTable: true, payAtTableStoreNumber: '12', payAtTableURL: 'https://opi.example.com:9000' },
+  passcodes: { adminMenuPin: '1357', refundPin: '2468', screenLockPin: '9999', txMenuPin: '1111' },
+  payAtTable: { authenticationMethod: 'MKE', enablePayAtTable: true, paymentInstrument: 'Card' },
+  payment: { contactlessCurrency: 'EUR', hideMinorUnitsInCurrencies: ['JPY'] },
+  receiptOptions: { headerLine1: 'Terminal', headerLine2: 'Line 2', promptBeforePrinting: true, qrCodeData: 'https://example.com/${pspreference}' },
+  receiptPrinting: { merchantApproved: true, shopperApproved: true, shopperRefused: false },
+  refunds: { referenced: { enableStandaloneRefunds: true }, unreferenced: { enableUnreferencedRefunds: false } },
+  signature: { askSignatureOnScreen: false, skipSignature: true, deviceName: 'Till 1', deviceSlogan: 'Welcome' },
+  standalone: { currencyCode: 'EUR', enableGratuities: true, enableStandalone: false },
+  storeAndForward: { maxAmount: [{ currencyCode: 'EUR', amount: 10000 }], maxPayments: 50, supportedCardTypes: { credit: true, debit: true } },
+  surcharge: {
+    askConfirmation: true,
+    excludeGratuityFromSurcharge: true,
+    configurations: [{ brand: 'mc', currencies: [{ currencyCode: 'EUR', percentage: 1.25, maxAmount: 500 }], sources: ['Credit'] }],
+  },
+  tapToPay: { merchantDisplayName: 'Demo POS' },
+  terminalInstructions: { adyenAppRestart: true },
+  timeouts: { fromActiveToSleep: 60 },
+  wifiProfiles: {
+    profiles: [{ name: 'Shop', ssid: 'shop-wifi', bssType: 'infra', authType: 'wpa2-psk', psk: 'wifi-secret-1', wsec: 'ccmp', defaultProfile: true }],
+    settings: { band: 'All', roaming: true, timeout: 5 },
+  },
+} as const;
+
+const patchTerminal = (body: unknown, client = () => server.management) =>
+  client().PATCH('/terminals/{terminalId}/terminalSettings', { params: { path: { terminalId: TERMINAL } }, body: body as never });
+
+describe('PATCH /terminals/{terminalId}/terminalSettings with every section', () => {
+  test('When every section Adyen documents is set at a terminal, then each is in force there, secrets other than passcodes are masked and the company does not change', async () => {
+    const { data, error } = await patchTerminal(EVERY_SECTION);
+    expect(error).toBeUndefined();
+    expect(Object.keys(data!).sort()).toEqual(Object.keys(EVERY_SECTION).sort());
+    expect(data).toMatchObject({
+      ...EVERY_SECTION,
+      connectivity: { simcardStatus: 'ACTIVATED', terminalIPAddressURL: { eventPublicUrls: [{ url: 'https://pos.example.com/ip', password: '********' }] } },
+      nexo: {
+        ...EVERY_SECTION.nexo,
+        displayUrls: { localUrls: [{ url: 'https://10.0.0.5/display', password: '********' }] },
+        encryptionKey: { identifier: 'key1', passphrase: '********', version: 1 },
+      },
+      wifiProfiles: { ...EVERY_SECTION.wifiProfiles, profiles: [{ ...EVERY_SECTION.wifiProfiles.profiles[0], psk: '********' }] },
+    });
+    expect((await terminal()).data).toEqual(data);
+    expect(Object.keys((await company()).data!).sort()).toEqual(['hardware', 'localization', 'moto', 'receiptOptions', 'signature', 'timeouts']);
+  });
+
+  test('When secrets are stored, then no password, passphrase or passcode is in the database in plain text', async () => {
+    await patchTerminal(EVERY_SECTION);
+    const stored = JSON.stringify(await server.store.read((tx) => tx.terminals.getSettings('terminal', TERMINAL)));
+    for (const secret of ['url-secret-1', 'url-secret-2', 'Str0ng&Secret!', 'wifi-secret-1', '1357', '2468', '9999']) expect(stored).not.toContain(secret);
+    expect(stored).toContain('com.example.pos');
+  });
+
+  test('When a masked secret is sent back unchanged, then the stored one is kept; masked where nothing is stored, then 422', async () => {
+    await patchTerminal({ wifiProfiles: EVERY_SECTION.wifiProfiles });
+    const read = (await terminal()).data!.wifiProfiles!;
+    expect(read.profiles?.[0]?.psk).toBe('********');
+    // Read, change one field, send the whole object back.
+    const { data } = await patchTerminal({ wifiProfiles: { ...read, settings: { band: '5GHz' } } });
+    expect(data?.wifiProfiles?.settings).toEqual({ band: '5GHz' });
+    const stored = (await server.store.read((tx) => tx.terminals.getSettings('terminal', TERMINAL)))!.wifiProfiles as { profiles: Array<{ psk: unknown }> };
+    expect(stored.profiles[0]!.psk).toEqual({ sealed: expect.any(String) });
+    const { error } = await server.management.PATCH('/stores/{storeId}/terminalSettings', {
+      params: { path: { storeId: STORE } },
+      body: { wifiProfiles: { profiles: [{ ssid: 'x', bssType: 'infra', authType: 'wpa2-psk', psk: '********' }] } },
+    });
+    expect(error).toMatchObject({ status: 422, invalidFields: [expect.objectContaining({ name: 'wifiProfiles.profiles.0.psk' })] });
+  });
+});
+
+describe('PATCH /merchants/{merchantId}/terminalSettings and PATCH /terminals/{terminalId}/terminalSettings: restoring inherited values', () => {
+  test('When a section or a field is null, then the level above shows through; sections not included stay', async () => {
+    await server.management.PATCH('/merchants/{merchantId}/terminalSettings', {
+      params: { path: { merchantId: 'DemoMerchantPOS' } },
+      body: { hardware: { restartHour: 2 }, gratuities: [{ currency: 'EUR', usePredefinedTipEntries: false }] },
+    });
+    await patchTerminal({
+      hardware: { restartHour: 5, displayMaximumBackLight: 70 },
+      gratuities: [{ currency: 'USD', usePredefinedTipEntries: false }],
+      dcc: { enableDcc: true },
+    });
+    expect((await terminal()).data?.gratuities).toEqual([{ currency: 'USD', usePredefinedTipEntries: false }]);
+    const fieldNull = await patchTerminal({ hardware: { restartHour: null, displayMaximumBackLight: 70 } });
+    expect(fieldNull.data?.hardware).toEqual({ restartHour: 2, resetTotalsHour: 6, displayMaximumBackLight: 70 });
+    const sectionNull = await patchTerminal({ gratuities: null, hardware: null });
+    expect(sectionNull.data?.gratuities).toEqual([{ currency: 'EUR', usePredefinedTipEntries: false }]);
+    expect(sectionNull.data?.hardware).toEqual({ restartHour: 2, resetTotalsHour: 6 });
+    expect(sectionNull.data?.dcc).toEqual({ enableDcc: true });
+  });
+});
+
+describe('PATCH /stores/{storeId}/terminalSettings: rules of the sections', () => {
+  const patchStore = (body: unknown) =>
+    server.management.PATCH('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } }, body: body as never });
+
+  test.each([
+    ['a SIM card status above terminal level', { connectivity: { simcardStatus: 'INVENTORY' } }, 'connectivity.simcardStatus'],
+    ['a kiosk app that is not allowed', { kioskMode: { allowedAppsInKioskMode: ['a.b'], kioskAppOnStartup: 'c.d' } }, 'kioskMode.kioskAppOnStartup'],
+    ['store-and-forward without a maximum amount', { storeAndForward: { maxPayments: 5, supportedCardTypes: { credit: true } } }, 'storeAndForward.maxAmount'],
+    ['a weak shared key passphrase', { nexo: { encryptionKey: { identifier: 'k', passphrase: 'short', version: 1 } } }, 'nexo.encryptionKey.passphrase'],
+    ['a time zone that does not exist', { localization: { timezone: 'Europe/Atlantis' } }, 'localization.timezone'],
+    [
+      'four tip options and a custom tip',
+      { gratuities: [{ currency: 'EUR', allowCustomAmount: true, predefinedTipEntries: ['1%', '2%', '3%', '4%'] }] },
+      'gratuities.0.predefinedTipEntries',
+    ],
+    [
+      'a surcharge percentage with three decimals',
+      { surcharge: { configurations: [{ brand: 'visa', currencies: [{ currencyCode: 'EUR', percentage: 1.255 }] }] } },
+      'surcharge.configurations.0.currencies.0.percentage',
+    ],
+    ['an unknown field in a section', { dcc: { enableDcc: true, lasers: true } }, 'dcc.lasers'],
+  ])('When the update has %s, then the answer is 422 naming the field and nothing changes', async (_what, body, field) => {
+    const before = (await store()).data;
+    const { error } = await patchStore(body);
+    expect(error).toMatchObject({ status: 422, invalidFields: expect.arrayContaining([expect.objectContaining({ name: field })]) });
+    expect((await store()).data).toEqual(before);
+  });
+
+  test('When the SIM card status is set at a terminal, then the terminal shows it and its store does not', async () => {
+    await patchTerminal({ connectivity: { simcardStatus: 'INVENTORY' } });
+    expect((await terminal()).data?.connectivity).toEqual({ simcardStatus: 'INVENTORY' });
+    expect((await store()).data?.connectivity).toBeUndefined();
+  });
+
+  test('When Wi-Fi profiles are changed without the advanced role, then the answer is 403; they are hidden from that credential', async () => {
+    await patchStore({ wifiProfiles: EVERY_SECTION.wifiProfiles });
+    const key = 'terminal-basic-key-000000000000000001';
+    await server.store.transaction(async (tx) => {
+      const createdAt = new Date().toISOString();
+      await tx.credentials.insert({
+        id: 'S2-TERMINALBASIC1',
+        companyId: 'DemoCompany',
+        merchantId: null,
+        username: 'ws_basic@Company.DemoCompany',
+        description: 'terminal settings only',
+        active: true,
+        roles: [ROLES.terminalSettingsReadWrite],
+        allowedIpAddresses: [],
+        associatedMerchantAccounts: [],
+        clientKey: 'test_B',
+        createdAt,
+      });
+      await tx.credentials.insertKey({ keyHash: tx.credentials.hashKey(key), credentialId: 'S2-TERMINALBASIC1', createdAt, expiresAt: null });
+    });
+    const basic = createManagementClient({ baseUrl: server.managementUrl, apiKey: key });
+    expect((await basic.GET('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } } })).data?.wifiProfiles).toBeUndefined();
+    const { error } = await basic.PATCH('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } }, body: { wifiProfiles: null } });
+    expect(error).toMatchObject({ status: 403, detail: expect.stringContaining('wifiProfiles') });
+    expect((await store()).data?.wifiProfiles?.profiles).toHaveLength(1);
+  });
+});
+
+describe('GET /companies/{companyId}/terminalSettings: settings stored by earlier versions', () => {
+  test('When an IP address URL was stored as a plain string, then it is answered in Adyen’s shape, as a public address', async () => {
+    await server.store.transaction((tx) =>
+      tx.terminals.putSettings('company', 'DemoCompany', { connectivity: { terminalIPAddressURL: 'https://old.example.com/ip' } }, new Date().toISOString()),
+    );
+    expect((await company()).data?.connectivity).toEqual({ terminalIPAddressURL: { eventPublicUrls: [{ url: 'https://old.example.com/ip' }] } });
+  });
+});

@@ -67,6 +67,21 @@ describe('POST /merchants/{merchantId}/webhooks', () => {
   });
 });
 
+describe('PATCH /merchants/{merchantId}/webhooks/{webhookId}', () => {
+  test('When event codes are limited and the password removed, then the webhook shows the codes and no password', async () => {
+    const id = (await create({ username: 'events', password: 'secret-1' })).data!.id;
+    const { data } = await server.management.PATCH('/merchants/{merchantId}/webhooks/{webhookId}', {
+      params: { path: { ...m, webhookId: id } },
+      body: { password: '', additionalSettings: { includeEventCodes: ['CAPTURE', 'REFUND'], excludeEventCodes: ['AUTHORISATION'] } },
+    });
+    expect(data).toMatchObject({
+      hasPassword: false,
+      additionalSettings: { includeEventCodes: ['CAPTURE', 'REFUND'], excludeEventCodes: ['AUTHORISATION'] },
+      accountReference: 'DemoMerchantECOM',
+    });
+  });
+});
+
 describe('GET /merchants/{merchantId}/webhooks', () => {
   test('When webhooks exist, then they are listed a page at a time', async () => {
     await create();
@@ -120,6 +135,19 @@ describe('POST /merchants/{merchantId}/webhooks/{webhookId}/test', () => {
       eventCode: 'CAPTURE',
       amount: { value: 250 },
     });
+  });
+
+  test('When two types are asked for, then one event of each type is sent and reported', async () => {
+    const id = (await create()).data!.id;
+    const { data } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', {
+      params: { path: { ...m, webhookId: id } },
+      body: { types: ['ORDER_CLOSED', 'REPORT_AVAILABLE'] },
+    });
+    expect(data?.data?.map((r) => [r.merchantId, r.status])).toEqual([
+      ['DemoMerchantECOM', 'success'],
+      ['DemoMerchantECOM', 'success'],
+    ]);
+    expect(receiver.items().map((i) => i.eventCode)).toEqual(['ORDER_CLOSED', 'REPORT_AVAILABLE']);
   });
 
   test('When the receiver fails, then the result is failed with its status', async () => {

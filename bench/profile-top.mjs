@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The top frames of a `--cpu-prof` profile: `node bench/profile-top.mjs <file.cpuprofile> [count] [frame…]`.
+// Prints the share of samples per function by self time (where the time is spent), then the
+// inclusive share (the function and all it calls) of the functions named after the count.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+
+const [file, countArg = '25', ...named] = process.argv.slice(2);
+if (!file) throw new Error('usage: node bench/profile-top.mjs <file.cpuprofile> [count] [function name…]');
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const label = (n) => {
+  const f = n.callFrame;
+  const where = f.url ? `${basename(f.url)}:${f.lineNumber + 1}` : '';
+  return `${f.functionName || '(anonymous)'} ${where}`.trim();
+};
+const self = new Map();
+const inclusive = new Map();
+for (const id of profile.samples) {
+  const n = nodes.get(id);
+  self.set(label(n), (self.get(label(n)) ?? 0) + 1);
+  // Each function counted once per sample however deep it recurses.
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const l = label(nodes.get(at));
+    if (!seen.has(l)) (inclusive.set(l, (inclusive.get(l) ?? 0) + 1), seen.add(l));
+  }
+}
+const total = profile.samples.length;
+const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)} %`;
+const out = [`${total} samples (${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s)`, 'self:'];
+for (const [l, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(countArg))) out.push(`${pct(n)}  ${l}`);
+if (named.length) {
+  out.push('inclusive:');
+  for (const name of named)
+    for (const [l, n] of [...inclusive].filter(([l]) => l.startsWith(`${name} `) || l === name).sort((a, b) => b[1] - a[1])) out.push(`${pct(n)}  ${l}`);
+}
+process.stdout.write(`${out.join('\n')}\n`);

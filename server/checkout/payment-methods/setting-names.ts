@@ -1,0 +1,41 @@
+/**
+ * Shopper-facing names of payment method types that merchants can set up through the management
+ * area (payment method settings) and that have no name of their own in payment-methods.domain.ts.
+ * A type missing from both is offered under its type.
+ */
+export const SETTING_TYPE_NAMES: Readonly<Record<string, string>> = {
+  ach: 'ACH Direct Debit',
+  affirm: 'Affirm',
+  afterpaytouch: 'Afterpay',
+  alipay: 'Alipay',
+  alipay_hk: 'AlipayHK',
+  alipay_plus: 'Alipay+',
+  alipay_wap: 'Alipay',
+  blik: 'BLIK',
+  clearpay: 'Clearpay',
+  clicktopay: 'Click to Pay',
+  directdebit_GB: 'BACS Direct Debit',
+  ebanking_FI: 'Finnish E-Banking',
+  eft_directdebit_CA: 'Pre-authorized debit',
+  givex: 'Givex',
+  klarna_account: 'Pay over time with Klarna.',
+  klarna_b2b: 'Klarna for business',
+  klarna_paynow: 'Pay now with Klarna.',
+  mbway: 'MB WAY',
+  mealVoucher_FR: 'Meal voucher',
+  mobilepay: 'MobilePay',
+  multibanco: 'Multibanco',
+  onlineBanking_PL: 'Online banking',
+  paybybank: 'Pay by Bank',
+  paybybank_plaid: 'Pay by Bank',
+  payme: 'PayMe',
+  paynow: 'PayNow',
+  payto: 'PayTo',
+  svs: 'SVS',
+  swish: 'Swish',
+  trustly: 'Trustly',
+  twint: 'TWINT',
+  valuelink: 'ValueLink',
+  vipps: 'Vipps',
+  wechatpay: 'WeChat Pay',
+};

@@ -1,0 +1,37 @@
+import type { Payment } from '../../../store/types.js';
+import { authorise, refuse } from '../authorisation.js';
+import { readCard } from '../cards.js';
+import { cardOfWalletToken } from '../wallet-tokens.js';
+import { cardFlow, refusalOf, withCard } from './card.js';
+import { type PaymentMethodFlow, textOf } from './method.js';
+
+/** The wallet a payment method type is (Google Pay's former name included). */
+const WALLET_OF: Readonly<Record<string, string>> = { applepay: 'applepay', googlepay: 'googlepay', paywithgoogle: 'googlepay' };
+
+/**
+ * Apple Pay and Google Pay: the token names the card (wallet-tokens.ts), the wallet's
+ * cryptogram stands for authentication, so the card is authorised or refused at once by the
+ * card rules. The response names the card's brand; the variant (`visa_applepay`) is in
+ * additionalData and in the AUTHORISATION event.
+ */
+export const walletFlow: PaymentMethodFlow = {
+  types: Object.keys(WALLET_OF),
+
+  start(ctx, pending) {
+    const type = String(ctx.input.paymentMethod.type);
+    const method = ctx.input.paymentMethod as { applePayToken?: unknown; googlePayToken?: unknown; googlePayCardNetwork?: unknown };
+    const token = textOf(method.applePayToken) || textOf(method.googlePayToken);
+    const card = readCard(cardOfWalletToken(token, typeof method.googlePayCardNetwork === 'string' ? method.googlePayCardNetwork : undefined));
+    const carded: Payment = { ...withCard(pending, card), paymentMethodType: type };
+    const refusal = refusalOf(card, ctx.now);
+    const payment = refusal ? refuse(carded, refusal, ctx.now) : authorise(carded, ctx.now);
+    return Promise.resolve({ payment, eventData: { paymentMethodVariant: `${card.brand}_${WALLET_OF[type]}` } });
+  },
+
+  additionalData(payment, createdToken) {
+    const card = cardFlow.additionalData!(payment, createdToken);
+    return card && { ...card, paymentMethodVariant: `${payment.cardBrand}_${WALLET_OF[payment.paymentMethodType]}` };
+  },
+
+  responseMethod: (payment) => ({ type: payment.paymentMethodType, brand: payment.cardBrand }),
+};

@@ -1,0 +1,156 @@
+import type { RequestHandler } from 'express';
+import OpenApiValidator from 'express-openapi-validator';
+import { createRequire } from 'node:module';
+
+type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
+
+/** The parts of express-openapi-validator 5.6's internals that `fasterValidator` replaces (see below). */
+interface RouteDetails {
+  basePath: string;
+  _openApiRoute: string;
+  _expressRoute: string;
+  [method: string]: unknown;
+}
+interface OpenApiContext {
+  apiDoc: { paths: Record<string, Record<string, unknown>> };
+  expressRouteMap: Record<string, RouteDetails>;
+  openApiRouteMap: Record<string, RouteDetails>;
+  serial: number;
+  ignoreUndocumented: boolean;
+  useRequestUrl: boolean;
+  shouldIgnoreRoute(path: string): boolean;
+  isManagedRoute(path: string): boolean;
+}
+interface ApiDoc {
+  paths?: unknown;
+  components?: { securitySchemes?: unknown };
+  [key: string]: unknown;
+}
+interface ValidatorInstance {
+  metadataMiddleware(context: OpenApiContext, responseApiDoc: ApiDoc | undefined): RequestHandler;
+  requestValidationMiddleware(apiDoc: ApiDoc): RequestHandler;
+  responseValidationMiddleware(apiDoc: ApiDoc, serial: number): RequestHandler;
+}
+
+const require = createRequire(import.meta.url);
+const { pathToRegexp } = require('path-to-regexp') as { pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: Array<{ name: string }> } };
+const errors = OpenApiValidator.error;
+
+/** What `fasterValidator` could do: replace the route lookup, and give the validators the document without its `$ref` targets. */
+export const validatorFastPath = { routeLookup: false, slimDocument: false };
+
+/**
+ * express-openapi-validator's middleware, with the same behaviour and two costs removed:
+ *
+ * - **Route lookup**: the validator compiles every path template of the spec with path-to-regexp
+ *   on every request until one matches (≈ 150 templates in management). Here each template is
+ *   compiled once, in the validator's own order, and matched the same way.
+ * - **Validator compilation**: each operation's first request builds its ajv validators from a
+ *   schema that embeds the whole document's `paths` and `components` (for `$ref` resolution);
+ *   ajv walks every key of that on each build, which with the dereferenced document costs
+ *   hundreds of milliseconds per operation (a server answering many operations for the first
+ *   time, as every test does, pays it again and again). The document is fully dereferenced
+ *   (`$refParser.mode: 'dereference'`, checked here), so nothing is resolved against those
+ *   parts: the validators get the document without them (the security schemes stay).
+ *
+ * Both replace methods of the validator instance that `middleware()` creates (it leaves it at
+ * `middleware._oav`), pinned to express-openapi-validator 5.6.2; if that shape is not there
+ * the stock middleware runs unchanged, and the validator test notices (`validatorFastPath`).
+ * The two instances of an app (one per area) are created one after the other, so `_oav` is ours.
+ */
+export function fasterValidator(options: ValidatorOptions): RequestHandler[] {
+  const chain = OpenApiValidator.middleware(options) as unknown as RequestHandler[];
+  const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
+  const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';
+  if (
+    !instance ||
+    !dereferenced ||
+    typeof instance.metadataMiddleware !== 'function' ||
+    typeof instance.requestValidationMiddleware !== 'function' ||
+    typeof instance.responseValidationMiddleware !== 'function'
+  ) {
+    return chain;
+  }
+  const requestValidationMiddleware = instance.requestValidationMiddleware.bind(instance);
+  const responseValidationMiddleware = instance.responseValidationMiddleware.bind(instance);
+  instance.metadataMiddleware = compiledMetadata;
+  instance.requestValidationMiddleware = (apiDoc) => requestValidationMiddleware(withoutRefTargets(apiDoc));
+  instance.responseValidationMiddleware = (apiDoc, serial) => responseValidationMiddleware(withoutRefTargets(apiDoc), serial);
+  validatorFastPath.routeLookup = true;
+  return chain;
+}
+
+/** The document as the validators need it once every `$ref` is resolved: no paths or schemas to resolve against. */
+function withoutRefTargets(apiDoc: ApiDoc): ApiDoc {
+  if (containsRef(apiDoc, new Set())) return apiDoc;
+  const securitySchemes = apiDoc.components?.securitySchemes;
+  validatorFastPath.slimDocument = true;
+  return { ...apiDoc, paths: {}, components: securitySchemes ? { securitySchemes } : {} };
+}
+
+function containsRef(value: unknown, seen: Set<object>): boolean {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  if (!Array.isArray(value) && typeof (value as { $ref?: unknown }).$ref === 'string') return true;
+  for (const child of Object.values(value)) if (containsRef(child, seen)) return true;
+  return false;
+}
+
+/** express-openapi-validator's metadata middleware (openapi.metadata.js) with each path template compiled once. */
+function compiledMetadata(context: OpenApiContext, responseApiDoc: ApiDoc | undefined): RequestHandler {
+  const responsePaths = (responseApiDoc?.paths ?? undefined) as Record<string, Record<string, unknown>> | undefined;
+  let compiled: { options: string; routes: Array<{ expressRoute: string; openApiRoute: string; pathKey: string; regexp: RegExp; keys: string[] }> } | undefined;
+  const routesFor = (sensitive: boolean, strict: boolean) => {
+    const options = `${sensitive} ${strict}`;
+    if (compiled?.options !== options) {
+      compiled = {
+        options,
+        routes: Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
+          const { regexp, keys } = pathToRegexp(expressRoute, { sensitive, strict });
+          const openApiRoute = methods._openApiRoute;
+          return { expressRoute, openApiRoute, pathKey: openApiRoute.substring(methods.basePath.length), regexp, keys: keys.map((k) => k.name) };
+        }),
+      };
+    }
+    return compiled.routes;
+  };
+
+  return (req, _res, next) => {
+    const path = req.path.startsWith(req.baseUrl) ? req.path : `${req.baseUrl}/${req.path}`;
+    if (context.shouldIgnoreRoute(path)) return next();
+    const url = (context.useRequestUrl ? req.url : req.originalUrl).split('?')[0]!;
+    const method = req.method.toLowerCase();
+    for (const route of routesFor(req.app.enabled('case sensitive routing'), req.app.enabled('strict routing'))) {
+      const match = route.regexp.exec(url);
+      if (!match) continue;
+      let pathParams: Record<string, string>;
+      try {
+        pathParams = Object.fromEntries(route.keys.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      } catch {
+        throw new errors.BadRequest({ path: req.path, message: `malformed uri'` });
+      }
+      const schema = context.apiDoc.paths[route.pathKey]![method];
+      if (!schema) {
+        // A path the spec knows, with a method it does not.
+        if (context.ignoreUndocumented) return next();
+        const allowed = Object.keys(context.openApiRouteMap[route.openApiRoute]!).filter((key) => HTTP_METHODS.has(key.toLowerCase()));
+        throw new errors.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: allowed.join(', ') } });
+      }
+      const openapi: Record<string, unknown> = {
+        expressRoute: route.expressRoute,
+        openApiRoute: route.openApiRoute,
+        pathParams,
+        schema,
+        serial: context.serial,
+      };
+      if (responsePaths) openapi._responseSchema = responsePaths[route.pathKey]?.[method];
+      (req as unknown as { openapi: unknown }).openapi = openapi;
+      req.params = pathParams;
+      return next();
+    }
+    if (context.isManagedRoute(path) && !context.ignoreUndocumented) throw new errors.NotFound({ path: req.path, message: 'not found' });
+    next();
+  };
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

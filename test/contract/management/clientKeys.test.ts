@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { CHECKOUT_ROLES, ROLES } from '../../../server/kernel/auth/roles.js';
+import { DEMO } from '../../../server/seed.js';
+import { rawCard } from '../../helpers/factories.js';
+import { eur } from '../../helpers/payments.js';
+import { startServer, type TestServer } from '../../helpers/start-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+const ecom = DEMO.merchantEcom;
+const SHOP = 'https://www.shop-clientkey.example.com';
+
+/** A merchant credential of DemoMerchantECOM for a web shop: checkout roles, the shop's origin. */
+async function shopCredential(roles: readonly string[] = CHECKOUT_ROLES, allowedOrigins = [SHOP]) {
+  const { data } = await server.management.POST('/merchants/{merchantId}/apiCredentials', {
+    params: { path: { merchantId: ecom } },
+    body: { roles: [...roles], allowedOrigins },
+  });
+  return data!;
+}
+
+async function session() {
+  const { data } = await server.checkout.POST('/sessions', {
+    body: { merchantAccount: ecom, amount: eur(1000), reference: 'client-key-order', returnUrl: 'https://shop.example.com/return' },
+  });
+  return data!;
+}
+
+/** What a browser on `origin` sends to pay in a session with the client key (header, or `?clientKey=` as Adyen's Drop-in does). */
+function payFromBrowser(sessionId: string, sessionData: string, clientKey: string, origin: string | undefined, carrier: 'header' | 'query' = 'header') {
+  const query = carrier === 'query' ? `?clientKey=${encodeURIComponent(clientKey)}` : '';
+  return fetch(`${server.checkoutUrl}/sessions/${sessionId}/payments${query}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(carrier === 'header' && { 'X-Client-Key': clientKey }),
+      ...(origin !== undefined && { Origin: origin }),
+    },
+    body: JSON.stringify({ sessionData, paymentMethod: rawCard('4111111111111111') }),
+  });
+}
+
+describe('POST /sessions/{sessionId}/payments with a client key', () => {
+  test.each([['header' as const], ['query' as const]])(
+    'When a browser on an allowed origin pays with the client key in the %s, then it is answered with CORS headers for that origin',
+    async (carrier) => {
+      const credential = await shopCredential();
+      const s = await session();
+      const response = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, SHOP, carrier);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
+      expect(await response.json()).toMatchObject({ resultCode: 'Authorised' });
+    },
+  );
+
+  test('When the origin is not on the list, or no origin is sent, then the answer is 403 without a CORS grant and nothing is paid', async () => {
+    const credential = await shopCredential();
+    const s = await session();
+    const elsewhere = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, 'https://evil.example.com');
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    const noOrigin = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, undefined);
+    expect(noOrigin.status).toBe(403);
+    // Neither request paid: the session still takes its payment.
+    expect((await payFromBrowser(s.id, s.sessionData!, credential.clientKey, SHOP)).status).toBe(200);
+  });
+
+  test("When the server's own origin sends a client key, then it is treated like any origin (not on the list: 403)", async () => {
+    const credential = await shopCredential();
+    const s = await session();
+    expect((await payFromBrowser(s.id, s.sessionData!, credential.clientKey, server.baseUrl)).status).toBe(403);
+  });
+
+  test('When the client key is unknown, then the answer is 401 and readable by the page', async () => {
+    const s = await session();
+    const response = await payFromBrowser(s.id, s.sessionData!, 'test_NOTACLIENTKEY000000000000000000', SHOP);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
+  });
+
+  test('When the session belongs to a merchant account the credential does not reach, then it is not found', async () => {
+    const { data: company } = await server.management.POST('/companies/{companyId}/apiCredentials', {
+      params: { path: { companyId: DEMO.companyId } },
+      body: { roles: [ROLES.checkout], associatedMerchantAccounts: [DEMO.merchantPos], allowedOrigins: [SHOP] },
+    });
+    const s = await session();
+    const response = await payFromBrowser(s.id, s.sessionData!, company!.clientKey, SHOP);
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ errorCode: '14_0021' });
+  });
+
+  test('When a browser sends a CORS preflight for the client key header, then it is allowed', async () => {
+    const response = await fetch(`${server.checkoutUrl}/sessions/CS0000000000000000/payments`, {
+      method: 'OPTIONS',
+      headers: { Origin: SHOP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-client-key' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-headers')).toContain('X-Client-Key');
+  });
+});
+
+describe('A client key on a server-side operation', () => {
+  test.each([
+    ['checkout', 'POST', '/payments'],
+    ['checkout', 'POST', '/sessions'],
+    ['checkout', 'GET', '/sandbox/clock'],
+    ['management', 'GET', '/me'],
+    ['management', 'GET', `/merchants/${ecom}/apiCredentials`],
+  ])('When a browser on an allowed origin calls %s %s %s with the client key, then the answer is 401, readable there', async (area, method, path) => {
+    const credential = await shopCredential([...CHECKOUT_ROLES, ROLES.apiCredentialsReadWrite]);
+    const response = await fetch(`${area === 'checkout' ? server.checkoutUrl : server.managementUrl}${path}`, {
+      method,
+      headers: { 'X-Client-Key': credential.clientKey, Origin: SHOP, ...(method === 'POST' && { 'Content-Type': 'application/json' }) },
+      ...(method === 'POST' && { body: '{}' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
+  });
+});
+
+describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateClientKey', () => {
+  test('When the client key is rotated, then the new one works at once and the old one until the sandbox clock passes 24 hours', async () => {
+    const credential = await shopCredential();
+    const { data } = await server.management.POST('/merchants/{merchantId}/apiCredentials/{apiCredentialId}/generateClientKey', {
+      params: { path: { merchantId: ecom, apiCredentialId: credential.id } },
+    });
+    expect(data?.clientKey).toMatch(/^test_/);
+    expect(data?.clientKey).not.toBe(credential.clientKey);
+    const read = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { merchantId: ecom, apiCredentialId: credential.id } },
+    });
+    expect(read.data?.clientKey).toBe(data?.clientKey);
+
+    const pays = async (clientKey: string) => {
+      const s = await session();
+      return (await payFromBrowser(s.id, s.sessionData!, clientKey, SHOP)).status;
+    };
+    expect(await pays(data!.clientKey)).toBe(200);
+    expect(await pays(credential.clientKey)).toBe(200);
+    await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 24 * 3600 - 60 } });
+    expect(await pays(credential.clientKey)).toBe(200);
+    await server.checkout.POST('/sandbox/clock/advance', { body: { seconds: 61 } });
+    expect(await pays(credential.clientKey)).toBe(401);
+    expect(await pays(data!.clientKey)).toBe(200);
+  });
+
+  test('When a credential rotates the client key of one with roles it lacks, then the answer is 403 and the key stays', async () => {
+    const target = await shopCredential([...CHECKOUT_ROLES, ROLES.accountsRead]);
+    const { data: weaker } = await server.management.POST('/merchants/{merchantId}/apiCredentials', {
+      params: { path: { merchantId: ecom } },
+      body: { roles: [ROLES.apiCredentialsReadWrite, ...CHECKOUT_ROLES] },
+    });
+    const response = await fetch(`${server.managementUrl}/merchants/${ecom}/apiCredentials/${target.id}/generateClientKey`, {
+      method: 'POST',
+      headers: { 'X-API-Key': weaker!.apiKey },
+    });
+    expect(response.status).toBe(403);
+    const read = await server.management.GET('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { merchantId: ecom, apiCredentialId: target.id } },
+    });
+    expect(read.data?.clientKey).toBe(target.clientKey);
+  });
+});
+
+describe('POST /companies/{companyId}/apiCredentials/{apiCredentialId}/generateClientKey', () => {
+  test('When a company credential gets a new client key, then reads show the new one; a merchant credential named there is not found', async () => {
+    const { data: created } = await server.management.POST('/companies/{companyId}/apiCredentials', {
+      params: { path: { companyId: DEMO.companyId } },
+      body: { roles: [ROLES.checkout] },
+    });
+    const { data } = await server.management.POST('/companies/{companyId}/apiCredentials/{apiCredentialId}/generateClientKey', {
+      params: { path: { companyId: DEMO.companyId, apiCredentialId: created!.id } },
+    });
+    const read = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { companyId: DEMO.companyId, apiCredentialId: created!.id } },
+    });
+    expect(read.data?.clientKey).toBe(data?.clientKey);
+    const merchantOne = await server.management.POST('/companies/{companyId}/apiCredentials/{apiCredentialId}/generateClientKey', {
+      params: { path: { companyId: DEMO.companyId, apiCredentialId: DEMO.merchantCredentialId } },
+    });
+    expect(merchantOne.response.status).toBe(404);
+  });
+});
+
+describe('POST /me/generateClientKey', () => {
+  test('When the calling credential generates a client key, then /me shows it', async () => {
+    const { data } = await server.management.POST('/me/generateClientKey');
+    expect((await server.management.GET('/me')).data?.clientKey).toBe(data?.clientKey);
+  });
+});

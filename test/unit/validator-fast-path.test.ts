@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { validatorFastPath } from '../../server/kernel/http/validator.js';
+import { COMPANY_KEY } from '../helpers/keys.js';
+import { startServer, type TestServer } from '../helpers/start-server.js';
+
+// The server replaces two internals of express-openapi-validator 5.6 (see server/kernel/http/validator.ts).
+// An upgrade that moves them falls back to the stock, slow path silently; this test makes it loud,
+// and checks that the replacement route lookup answers as the validator's own did.
+describe('Request validation with compiled routes and slim validator documents', () => {
+  let server: TestServer;
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => server.stop());
+
+  test('When the server has validated a request and a response, then both fast paths were installed', async () => {
+    const response = await get('/management/v3/me');
+    expect(response.status).toBe(200);
+    expect(validatorFastPath).toEqual({ routeLookup: true, slimDocument: true });
+  });
+
+  test('When a path parameter is percent-encoded, then the handler sees it decoded', async () => {
+    // %44 is "D": the merchant is found only if the parameter was decoded.
+    const response = await get('/management/v3/merchants/%44emoMerchantECOM/apiCredentials?pageSize=1');
+    expect(response.status).toBe(200);
+    const malformed = await get('/management/v3/merchants/%E0%A4%A/apiCredentials');
+    expect(malformed.status).toBe(422);
+  });
+
+  test('When a path exists without the method, then the answer is 405 in the area shape', async () => {
+    const response = await get('/management/v3/me', { method: 'PUT', body: '{}' });
+    expect(response.status).toBe(405);
+    expect(await response.json()).toMatchObject({ status: 405, errorCode: expect.any(String) });
+  });
+
+  test('When a request body breaks a schema reached only through references, then it is refused with the field named', async () => {
+    // PaymentRequest → amount → Amount.value: an integer, three levels of $ref in spec/.
+    const response = await get('/checkout/v71/payments', {
+      method: 'POST',
+      body: JSON.stringify({
+        merchantAccount: 'DemoMerchantECOM',
+        reference: 'fast-path',
+        amount: { currency: 'EUR', value: 'ten' },
+        paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737' },
+        returnUrl: 'https://shop.example/return',
+      }),
+    });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(await response.json())).toContain('amount');
+  });
+});
