@@ -26,9 +26,9 @@ const progress = (message) => console.log(`[mock ${((Date.now() - started) / 100
 
 /** The API reference pages are the server's (server/kernel/http/docs-pages.ts), compiled: built first when missing or older. */
 async function loadDocsPages() {
-  const source = join(root, 'server', 'kernel', 'http', 'docs-pages.ts');
+  const sources = ['docs-pages', 'docs-first-view'].map((name) => join(root, 'server', 'kernel', 'http', `${name}.ts`));
   const compiled = join(root, 'dist', 'server', 'kernel', 'http', 'docs-pages.js');
-  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
+  if (!existsSync(compiled) || sources.some((source) => statSync(compiled).mtimeMs < statSync(source).mtimeMs)) {
     progress('building the API reference pages (tsc, about 15 s)…');
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   }
@@ -67,12 +67,17 @@ function explain(body, violations) {
   return out;
 }
 
+const pages = {};
 function serveDocs(req, res, docs, baseUrl) {
   const path = new URL(req.url, 'http://mock').pathname.replace(/\/+$/, '') || '/';
   const send = (status, type, body) => res.writeHead(status, { 'content-type': type }).end(body);
   if (path === '/docs') return (send(200, 'text/html; charset=utf-8', docs.landingPage({ kind: 'mock', baseUrl, credentials: [] })), true);
   const page = /^\/docs\/(checkout|management)$/.exec(path);
-  if (page) return (send(200, 'text/html; charset=utf-8', docs.referencePage(page[1])), true);
+  if (page) {
+    // Rendered once per area: the first view lists every operation.
+    const html = (pages[page[1]] ??= docs.referencePage(page[1], { kind: 'mock', baseUrl, credentials: [] }));
+    return (send(200, 'text/html; charset=utf-8', html), true);
+  }
   const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
   if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);
   if (path.startsWith('/docs/assets/')) {

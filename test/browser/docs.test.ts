@@ -65,7 +65,7 @@ describe('API reference in a browser', () => {
   });
 
   test.each(['checkout', 'management'])(
-    'When /docs/%s is opened, then every operation of the spec is shown and no request goes to another host',
+    'When /docs/%s is opened, then every operation of the spec is shown at once, then in Scalar, and no request goes to another host',
     async (area) => {
       const page = await browser.newPage();
       const foreign: string[] = [];
@@ -79,28 +79,61 @@ describe('API reference in a browser', () => {
         if (url.endsWith('/openapi.json')) specRequests.push(url);
       });
       page.on('pageerror', (error) => errors.push(error.message));
+      // Scalar's entry module is held back until the first view has been read: on a busy machine
+      // Scalar could otherwise take its place before the test looks.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/standalone.esm.js', async (route) => (await held, route.continue()));
       const started = Date.now();
-      await page.goto(`${server.baseUrl}/docs/${area}`, { waitUntil: 'networkidle' });
+      await page.goto(`${server.baseUrl}/docs/${area}`, { waitUntil: 'domcontentloaded' });
       const operations = operationsOf(area);
-      // Scalar renders the operations' summaries (the sidebar and the sections).
-      await page
-        .getByText(operations[0]!.summary ?? operations[0]!.path)
-        .first()
-        .waitFor({ timeout: 15_000 });
+      const missingFrom = (text: string) =>
+        operations.filter((op) => !text.includes(op.summary ?? op.path)).map((op) => `${op.operationId} (${op.summary ?? op.path})`);
+      // The first view comes with the HTML: every operation, its method and path, and the demo keys
+      // (read in one go: Scalar takes its place a few seconds later).
+      const firstView = await page.evaluate<{ text: string; routes: Record<string, string | undefined> }>(`(() => ({
+        text: document.getElementById('docs-first-view').innerText,
+        routes: Object.fromEntries([...document.querySelectorAll('#docs-first-view article.op')].map((a) => [a.id, a.querySelector('.route code')?.textContent])),
+      }))()`);
+      expect(missingFrom(firstView.text)).toEqual([]);
+      expect(operations.filter((op) => firstView.routes[`op-${op.operationId}`] !== op.path).map((op) => op.operationId)).toEqual([]);
+      expect(firstView.text).toContain('DEMO_COMPANY_API_KEY');
+      release();
+      // Then Scalar takes its place (nothing was scrolled or clicked) and lists them too.
+      await page.waitForFunction(() => (globalThis as { __docsInteractiveShownAt?: number }).__docsInteractiveShownAt !== undefined, null, { timeout: 30_000 });
+      expect(await page.locator('#docs-first-view').count()).toBe(0);
       const text = await page.locator('body').innerText();
-      const missing = operations.filter((op) => !text.includes(op.summary ?? op.path)).map((op) => `${op.operationId} (${op.summary ?? op.path})`);
-      expect(missing).toEqual([]);
-      // The page explains the demo keys for "Try it".
+      expect(missingFrom(text)).toEqual([]);
       expect(text).toContain('DEMO_COMPANY_API_KEY');
       expect(foreign).toEqual([]);
       expect(errors).toEqual([]);
       // Preloaded by the page and used by Scalar: asked for once.
       expect(specRequests).toEqual([`${server.baseUrl}/docs/${area}/openapi.json`]);
-      console.log(`/docs/${area}: ${operations.length} operations shown in ${Date.now() - started} ms`);
+      console.log(`/docs/${area}: ${operations.length} operations, Scalar in place after ${Date.now() - started} ms`);
       await page.close();
     },
     60_000,
   );
+
+  test('When the reader scrolls before Scalar is ready, then the first view stays until they ask for the switch', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/standalone.esm.js', async (route) => (await held, route.continue()));
+    await page.goto(`${server.baseUrl}/docs/checkout`, { waitUntil: 'domcontentloaded' });
+    await page.mouse.wheel(0, 600);
+    release();
+    const show = page.getByRole('button', { name: 'Show the interactive reference' });
+    await show.waitFor({ timeout: 30_000 });
+    expect(await page.locator('#docs-first-view').isVisible()).toBe(true);
+    expect(await page.getByRole('status').innerText()).toContain('ready');
+    await show.click();
+    expect(await page.locator('#docs-first-view').count()).toBe(0);
+    // Scalar's page.
+    expect(await page.locator('#app').isVisible()).toBe(true);
+    await page.locator('#app').getByText('Download OpenAPI Document').waitFor({ timeout: 5_000 });
+    await page.close();
+  }, 60_000);
 
   test('When "Try it" sends an operation with the demo key, then the sandbox answers it', async () => {
     const page = await browser.newPage();
@@ -127,7 +160,7 @@ describe('API reference in a browser', () => {
     const html = await (await fetch(`${server.baseUrl}/docs/checkout`)).text();
     const modules = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
     expect(modules).toContain(`/docs/assets/${version}/standalone.esm.js`);
-    expect(html).toContain(`from '/docs/assets/${version}/standalone.esm.js'`);
+    expect(html).toContain(`import('/docs/assets/${version}/standalone.esm.js')`);
     for (const path of modules) {
       const file = readFileSync(join(dir, path.slice(`/docs/assets/${version}/`.length)));
       for (const [accept, coding] of [

@@ -5,6 +5,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { projectRoot } from '../../project-root.js';
+import { FIRST_VIEW_STYLE, firstView, type ReferenceSpec } from './docs-first-view.js';
 
 /**
  * The API reference pages (Scalar), rendered without Express so that `npm run mock` serves the
@@ -100,11 +101,15 @@ function tryItNote(credentials: DocsCredential[]): string {
  * The bundled spec of an area, with its server set to where "Try it" should send requests and,
  * given the sandbox's demo credentials, a note at the top of its description on authenticating.
  */
-export function docsSpec(area: DocsArea, baseUrl: string, credentials?: DocsCredential[]): string {
-  const spec = JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as { info?: { description?: string }; servers?: unknown };
+function areaSpec(area: DocsArea, baseUrl: string, credentials?: DocsCredential[]): ReferenceSpec & { servers?: unknown } {
+  const spec = JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as ReferenceSpec & { servers?: unknown };
   spec.servers = [{ url: baseUrl, description: 'This sandbox' }];
   if (credentials && spec.info) spec.info.description = `${tryItNote(credentials)}\n\n${spec.info.description ?? ''}`;
-  return JSON.stringify(spec);
+  return spec;
+}
+
+export function docsSpec(area: DocsArea, baseUrl: string, credentials?: DocsCredential[]): string {
+  return JSON.stringify(areaSpec(area, baseUrl, credentials));
 }
 
 const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
@@ -135,9 +140,25 @@ cannot be shown again (start with an empty database, or set the variable).</p>`;
 </body></html>`;
 }
 
-export function referencePage(area: DocsArea): string {
+/**
+ * An area's reference page: the first view (docs-first-view.ts) at once, then Scalar, started
+ * after the first view has been painted and drawn out of sight. When Scalar shows its first
+ * operation it takes the first view's place, unless the reader has scrolled, clicked or typed
+ * meanwhile: then a button offers the switch, so that nothing moves under the reader. Without
+ * scripts, or if Scalar fails, the first view stays.
+ */
+export function referencePage(area: DocsArea, site: DocsSite): string {
   const { base, graph } = scalarBuild();
   const specUrl = `/docs/${area}/openapi.json`;
+  const spec = areaSpec(area, site.baseUrl[area], site.kind === 'server' ? site.credentials : undefined);
+  const intro =
+    site.kind === 'mock'
+      ? `Requests go to the Prism mock at \`${site.baseUrl[area]}\`; it accepts any \`X-API-Key\` value.`
+      : `Requests go to this sandbox at \`${site.baseUrl[area]}\`.`;
+  const view = firstView(spec, intro);
+  const firstOperation = Object.values(spec.paths)
+    .flatMap((item) => Object.values(item) as Array<{ operationId?: string; summary?: string }>)
+    .find((op) => op && typeof op === 'object' && op.operationId);
   const configuration = {
     url: specUrl,
     withDefaultFonts: false,
@@ -159,13 +180,66 @@ export function referencePage(area: DocsArea): string {
     ...graph.map((file) => `<link rel="modulepreload" href="${base}${file}">`),
     `<link rel="preload" href="${specUrl}" as="fetch" crossorigin>`,
   ].join('\n');
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${TITLE[area]} reference</title><link rel="icon" href="data:,">
+<style>${FIRST_VIEW_STYLE}</style>
 ${preloads}
 </head><body>
-<div id="app"></div>
-<script type="module">import { createApiReference } from '${base}${SCALAR_ENTRY}';
-createApiReference('#app', ${JSON.stringify(configuration).replace(/</g, '\\u003c')});</script>
+<header class="bar" id="docs-bar"><strong>${TITLE[area]}</strong><a href="/docs">All references</a>
+<span id="docs-interactive-status" role="status">Interactive reference with “Try it”: loading…</span>
+<button id="docs-interactive-show" type="button" hidden>Show the interactive reference</button></header>
+<div class="fv" id="docs-first-view"><nav class="ops" aria-label="Operations">${view.nav}</nav><main class="ref">${view.main}</main></div>
+<div id="app" aria-hidden="true" style="position:fixed;inset:0;overflow:hidden;visibility:hidden;pointer-events:none"></div>
+<script type="module">
+const firstSummary = ${json(firstOperation?.summary ?? '')};
+const status = document.getElementById('docs-interactive-status');
+const button = document.getElementById('docs-interactive-show');
+const app = document.getElementById('app');
+// A reader who has moved keeps the first view until they ask for the switch.
+let moved = location.hash !== '';
+for (const event of ['wheel', 'touchstart', 'pointerdown', 'keydown', 'hashchange'])
+  addEventListener(event, () => (moved = true), { once: true, passive: true, capture: true });
+const show = () => {
+  document.getElementById('docs-first-view').remove();
+  document.getElementById('docs-bar').remove();
+  app.removeAttribute('style');
+  app.removeAttribute('aria-hidden');
+  scrollTo(0, 0);
+  window.__docsInteractiveShownAt = performance.now();
+};
+button.addEventListener('click', show);
+const failed = () => (status.textContent = 'The interactive reference could not be loaded; this page shows every operation.');
+const drawn = () =>
+  new Promise((resolve, reject) => {
+    const until = performance.now() + 30000;
+    const look = () => (app.textContent.includes(firstSummary) ? resolve() : performance.now() > until ? reject(new Error('not drawn')) : setTimeout(look, 100));
+    look();
+  });
+// After the first view's first frame has been painted (the second frame's callback runs after
+// it), so that Scalar's work does not hold it back.
+requestAnimationFrame(() => requestAnimationFrame(() =>
+  setTimeout(async () => {
+    try {
+      const { createApiReference } = await import('${base}${SCALAR_ENTRY}');
+      let loaded;
+      const ready = new Promise((resolve) => (loaded = resolve));
+      createApiReference('#app', { ...${json(configuration)}, onLoaded: () => loaded() });
+      await ready;
+      await drawn();
+      window.__docsInteractiveReadyAt = performance.now();
+      // The page scrolls on the compositor while Scalar holds the main thread, and the reader's
+      // wheel or touch events reach the page only afterwards: the scroll position tells at once.
+      if (!moved && scrollY === 0) return show();
+      status.textContent = 'The interactive reference with “Try it” is ready.';
+      button.hidden = false;
+    } catch (error) {
+      console.warn('API reference:', error);
+      failed();
+    }
+  }, 0),
+));
+</script>
 </body></html>`;
 }
 

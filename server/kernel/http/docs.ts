@@ -6,6 +6,7 @@ import {
   docsSpec,
   type DocsArea,
   type DocsCredential,
+  type DocsSite,
   type Encoded,
   encode,
   encodedAnswer,
@@ -33,15 +34,32 @@ export function apiDocs(options: { publicBaseUrl: string; credentials: DocsCrede
     const file = req.params.file.join('/');
     send(res, await docsAsset(file, req.get('accept-encoding')));
   });
-  router.get(['/docs', '/docs/'], (req, res) => {
+  const site = (req: Request): DocsSite => {
     const base = baseOf(req, options.publicBaseUrl);
-    const baseUrl = { checkout: `${base}${AREA_BASE.checkout}`, management: `${base}${AREA_BASE.management}` };
-    res.type('html').send(landingPage({ kind: 'server', baseUrl, credentials: options.credentials }));
+    return {
+      kind: 'server',
+      baseUrl: { checkout: `${base}${AREA_BASE.checkout}`, management: `${base}${AREA_BASE.management}` },
+      credentials: options.credentials,
+    };
+  };
+  router.get(['/docs', '/docs/'], (req, res) => {
+    res.type('html').send(landingPage(site(req)));
   });
-  router.get('/docs/:area', (req, res, next) => {
+  // Each page (some 300 KB of HTML: the first view lists every operation) is rendered and
+  // compressed once per area and address, like the specs below.
+  const pages = new Map<string, Promise<Encoded>>();
+  router.get('/docs/:area', async (req, res, next) => {
     const which = area(req.params.area);
     if (!which) return next();
-    res.type('html').send(referencePage(which));
+    const where = site(req);
+    const key = `${which} ${where.baseUrl[which]}`;
+    if (pages.size > 16) pages.clear();
+    let page = pages.get(key);
+    if (!page) {
+      page = encode(referencePage(which, where));
+      pages.set(key, page);
+    }
+    send(res, encodedAnswer(await page, req.get('accept-encoding'), { 'Content-Type': 'text/html; charset=utf-8' }));
   });
   router.get('/docs/:area/openapi.json', async (req, res, next) => {
     const which = area(req.params.area);
