@@ -73,15 +73,15 @@ export async function authenticate(store: Store, presented: Presented, now: (com
 
 async function credentialOf(tx: Tx, presented: Presented, now: (companyId: string) => Date): Promise<Credential | typeof LEGACY> {
   const hash = tx.credentials.hashKey(presented.apiKey);
-  const key = await tx.credentials.getKey(hash);
-  if (!key) {
+  const found = await tx.credentials.getKeyWithCredential(hash);
+  if (!found) {
     if (await tx.credentials.getKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
     if (presented.username !== undefined) return credentialOfPassword(tx, presented.username, hash);
     throw new ApiError(ERR_UNAUTHORIZED);
   }
+  const { key, credential } = found;
   if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
-  const credential = await tx.credentials.get(key.credentialId);
-  if (!credential || !credential.active) throw new ApiError(ERR_UNAUTHORIZED);
+  if (!credential.active) throw new ApiError(ERR_UNAUTHORIZED);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
   if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
   return credential;
