@@ -8,6 +8,7 @@ import { newPspReference } from './checkout/references.js';
 import type { Deps } from './kernel/deps.js';
 import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
 import { authentication } from './kernel/http/auth.js';
+import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
 import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
@@ -30,6 +31,18 @@ type SpecDocument = { paths: Record<string, Record<string, { operationId?: strin
 /** The bundled documents the server validates against (generated/<area>.json: the bundle of spec/, as JSON). */
 export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
   return JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as SpecDocument;
+}
+
+/** Whether a path is `base` or below it; like Express's mount paths, regardless of case. */
+function within(path: string, base: string): boolean {
+  if (path.length < base.length || path.slice(0, base.length).toLowerCase() !== base) return false;
+  return path.length === base.length || path.charCodeAt(base.length) === 47;
+}
+
+/** The path below the area's base, as the error messages name it. */
+function pathInArea(req: Request): string {
+  const path = req.originalUrl.split('?')[0]!;
+  return path.slice((areaOf(req) === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
 }
 
 /** Whether the request says it carries a body (a length above zero, or chunked). */
@@ -113,20 +126,6 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // Request ids (a random prefix per process and a counter), the request log and the metrics.
   app.use(metrics.middleware());
   app.use(requestLog(logger, newPspReference().slice(0, 8)));
-  app.use(health(store, options.stopping ? { stopping: options.stopping } : {}));
-  app.get('/metrics', metrics.endpoint());
-  app.use(
-    apiDocs({
-      publicBaseUrl: config.publicBaseUrl,
-      credentials: [
-        { username: DEMO.companyUsername, what: 'every role, both areas, every merchant account of DemoCompany', env: 'DEMO_COMPANY_API_KEY' },
-        { username: DEMO.merchantUsername, what: `checkout roles only, ${DEMO.merchantEcom} only`, env: 'DEMO_MERCHANT_API_KEY' },
-      ],
-    }),
-  );
-  app.use(hosted3ds(store, deps.redirects));
-  app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
-
   // Uploads stream to a temporary file, never whole into memory; the size cap stops them early
   // (413). The folder is made when an upload arrives, so that building the app touches no disk.
   const uploads = { storage: uploadStorage(config.uploadDir), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
@@ -193,22 +192,39 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   /** After validation: the scope the parsed request decides (checkout's merchantAccount), then the handler. */
   const dispatch: RequestHandler = async (req, res, next) => {
     const operation = res.locals.operation as BuiltOperation | undefined;
-    if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
+    if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${pathInArea(req)}` });
     const { credential } = callerOf(res);
     await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query }, areaOf(req)));
     return operation.handle(req, res, next);
   };
 
-  const auth = [authentication(store, clock), corsCheck(store, config.publicBaseUrl), authorize];
+  // Each area's requests run as one chain (see chain.ts), and meet only their own area's
+  // validator: the other would match them against all its routes for nothing.
+  const auth = [corsPreflight, authentication(store, clock), corsCheck(store, config.publicBaseUrl), authorize];
   const body = jsonBody(config.bodyLimitBytes);
-  app.use([CHECKOUT_BASE, MANAGEMENT_BASE], corsPreflight);
-  app.use(CHECKOUT_BASE, ...auth, idempotencyKeyHeader, ...body);
-  app.use(MANAGEMENT_BASE, ...auth, discardUnadoptedUploads, ...body);
-  // Each request meets only its own area's validator: the other would match it against all its routes for nothing.
-  const checkoutValidator = express.Router().use(validators(checkoutSpec));
-  const managementValidator = express.Router().use(validators(managementSpec));
-  app.use((req, res, next) => (areaOf(req) === 'management' ? managementValidator : checkoutValidator)(req, res, next));
-  app.use([CHECKOUT_BASE, MANAGEMENT_BASE], dispatch);
+  const checkoutApi = chain(...auth, idempotencyKeyHeader, ...body, ...validators(checkoutSpec), dispatch);
+  const managementApi = chain(...auth, discardUnadoptedUploads, ...body, ...validators(managementSpec), dispatch);
+  app.use((req, res, next) => {
+    const path = req.path;
+    if (within(path, CHECKOUT_BASE)) return checkoutApi(req, res, next);
+    if (within(path, MANAGEMENT_BASE)) return managementApi(req, res, next);
+    next();
+  });
+
+  // Pages and probes: after the APIs, which answer every request under their base paths.
+  app.use(health(store, options.stopping ? { stopping: options.stopping } : {}));
+  app.get('/metrics', metrics.endpoint());
+  app.use(
+    apiDocs({
+      publicBaseUrl: config.publicBaseUrl,
+      credentials: [
+        { username: DEMO.companyUsername, what: 'every role, both areas, every merchant account of DemoCompany', env: 'DEMO_COMPANY_API_KEY' },
+        { username: DEMO.merchantUsername, what: `checkout roles only, ${DEMO.merchantEcom} only`, env: 'DEMO_MERCHANT_API_KEY' },
+      ],
+    }),
+  );
+  app.use(hosted3ds(store, deps.redirects));
+  app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 
   app.use((req) => {
     throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });

@@ -8,7 +8,13 @@ import { SqliteStore } from '../../server/store/engines/sqlite.js';
 
 const migrationsDir = join(process.cwd(), 'server', 'store', 'migrations', 'sqlite');
 let store: SqliteStore;
-const open = () => (store = new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'store-')), 'db.sqlite'), synchronous: 'FULL', migrationsDir }));
+const open = () =>
+  (store = new SqliteStore({
+    path: join(mkdtempSync(join(tmpdir(), 'store-')), 'db.sqlite'),
+    synchronous: 'FULL',
+    migrationsDir,
+    hashApiKey: (key) => `h-${key}`,
+  }));
 afterEach(() => store.close());
 
 describe('SqliteStore', () => {
@@ -103,5 +109,31 @@ describe('SqliteStore', () => {
       await tx.credentials.update({ ...credential, active: false });
     });
     await expect(caller()).rejects.toMatchObject({ status: 401 });
+  });
+
+  test('When a transaction writes a remembered table and is rolled back, then the transactions after it read what was committed', async () => {
+    open();
+    await seedDemoData(store, new Date(), { company: 'remembered-company-key-000000000002' });
+    const ecom = (await store.transaction((tx) => tx.merchants.get(DEMO.merchantEcom)))!;
+    for (const together of [1, 3]) {
+      // A missing merchant, read twice on the writer: the second answer may come from what the first remembered.
+      expect(await store.transaction((tx) => tx.merchants.get('M2'))).toBeUndefined();
+      expect(await store.transaction((tx) => tx.merchants.get('M2'))).toBeUndefined();
+      // Alone (rolled back whole) and in a batch with others (rolled back to its savepoint).
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: together }, (_, i) =>
+          store.transaction(async (tx) => {
+            if (i > 0) return tx.merchants.get(DEMO.merchantEcom);
+            await tx.merchants.insert({ ...ecom, id: 'M2' });
+            // Its own write is seen inside the transaction, although the read before it was remembered.
+            if (!(await tx.merchants.get('M2'))) return 'not seen';
+            throw new Error('refused');
+          }),
+        ),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', ...Array.from({ length: together - 1 }, () => 'fulfilled')]);
+      expect(await store.transaction((tx) => tx.merchants.get('M2'))).toBeUndefined();
+      expect(await store.read((tx) => tx.merchants.get('M2'))).toBeUndefined();
+    }
   });
 });

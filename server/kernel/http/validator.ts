@@ -36,8 +36,27 @@ const require = createRequire(import.meta.url);
 const { pathToRegexp } = require('path-to-regexp') as { pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: Array<{ name: string }> } };
 const errors = OpenApiValidator.error;
 
+/**
+ * express-openapi-validator builds a validator of the OpenAPI 3.1 meta-schema for every instance
+ * (compiling it costs ≈ 150 ms, twice per start) even when `validateApiSpec` is false and it is
+ * never called. The bundled documents are linted by Redocly at build time instead; with
+ * `validateApiSpec: false` the framework gets a stand-in that compiles nothing.
+ */
+const schemaValidatorModule = require('express-openapi-validator/dist/framework/openapi.schema.validator') as {
+  OpenAPISchemaValidator: new (options: { validateApiSpec?: boolean }) => { validate(doc: unknown): { errors: unknown[] } };
+};
+const StockSchemaValidator = schemaValidatorModule.OpenAPISchemaValidator;
+class SkippedSchemaValidator {
+  constructor() {
+    validatorFastPath.skippedSpecValidation = true;
+  }
+  validate(): { errors: unknown[] } {
+    return { errors: [] };
+  }
+}
+
 /** What `fasterValidator` could do: replace the route lookup, and give the validators the document without its `$ref` targets. */
-export const validatorFastPath = { routeLookup: false, slimDocument: false };
+export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false };
 
 /**
  * express-openapi-validator's middleware, with the same behaviour and two costs removed:
@@ -59,6 +78,10 @@ export const validatorFastPath = { routeLookup: false, slimDocument: false };
  * The two instances of an app (one per area) are created one after the other, so `_oav` is ours.
  */
 export function fasterValidator(options: ValidatorOptions): RequestHandler[] {
+  // The framework reads the class from the module when it initializes (after this returns, on
+  // its own promise): the stand-in stays for the process; a caller that wants the spec
+  // validated gets the stock class back.
+  schemaValidatorModule.OpenAPISchemaValidator = options.validateApiSpec === false ? SkippedSchemaValidator : StockSchemaValidator;
   const chain = OpenApiValidator.middleware(options) as unknown as RequestHandler[];
   const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
   const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';

@@ -37,41 +37,53 @@ type Observer = (tables: readonly string[], writes: boolean) => void;
  */
 /** `all` with its results remembered per parameters (see ResultCache); rows are frozen, as they are shared. */
 function remembered(all: (parameters: ReadonlyArray<unknown>) => unknown[], tables: readonly string[], cache: ResultCache, observe: () => void) {
-  const results = new Map<string, { batch: number; rows: unknown[] }>();
+  const results = new Map<string, { version: number; rows: unknown[] }>();
   return (parameters: ReadonlyArray<unknown>) => {
     const key = JSON.stringify(parameters);
     const hit = results.get(key);
-    if (hit && hit.batch >= cache.lastWriteOf(tables)) {
+    if (hit && hit.version >= cache.lastWriteOf(tables)) {
       // The observer still hears of the read: its answer waits for durability as a real read's would.
       observe();
       return hit.rows;
     }
-    const batch = cache.committed();
+    const version = cache.version();
     const rows = all(parameters).map((row) => Object.freeze(row));
     if (results.size >= RESULT_CACHE_ENTRIES) results.delete(results.keys().next().value!);
-    results.set(key, { batch, rows });
+    results.set(key, { version, rows });
     return rows;
   };
 }
 
 /**
- * Remembered results of the read connection's queries on the tables that change only through
- * management (credentials, keys, merchants, companies): every request authenticates and checks
- * its scope with them. A result stands while no batch committed after it wrote any table the
- * query reads (`writtenSince`). Only committed data is ever remembered (the read connection sees
- * nothing else), and one process owns the file, so nothing changes them unseen.
+ * Remembered results of queries on the tables that change only through management
+ * (credentials, keys, merchants, companies, webhooks): every request authenticates and checks
+ * its scope with them, and every payment reads its merchant account and the webhooks its events
+ * go to. A result stands while nothing wrote any table the query reads since it was read. One
+ * process owns the file, so nothing changes them unseen.
+ * - On the read connection, versions are committed batches: it sees only committed data.
+ * - On the writer, versions count its write statements and rollbacks: it sees its own
+ *   uncommitted writes, so every write to a table (and every rollback, which may undo one)
+ *   makes the results read before it stale.
  */
 interface ResultCache {
   /** Tables whose queries are remembered. */
   tables: ReadonlySet<string>;
-  /** The last batch committed (what the read connection sees now). */
-  committed(): number;
-  /** The last batch that wrote any of `tables`. */
+  /** The version of the data a query run now reads. */
+  version(): number;
+  /** The version made by the last change to any of `tables`. */
   lastWriteOf(tables: readonly string[]): number;
 }
 
-/** What every request reads to authenticate and check its scope; changed only by management operations. */
-const REMEMBERED_TABLES: ReadonlySet<string> = new Set(['api_keys', 'api_credentials', 'merchants', 'companies', 'allowed_origins', 'retired_client_keys']);
+/** What every request reads to authenticate and check its scope, and every payment to book its events; changed only by management operations. */
+const REMEMBERED_TABLES: ReadonlySet<string> = new Set([
+  'api_keys',
+  'api_credentials',
+  'merchants',
+  'companies',
+  'allowed_origins',
+  'retired_client_keys',
+  'webhooks',
+]);
 
 /** Entries per query: parameters beyond it replace the oldest (a credential per entry, a merchant per entry). */
 const RESULT_CACHE_ENTRIES = 5000;
@@ -108,8 +120,15 @@ function cachedStatements(db: Database.Database, tablesOf: (text: string, writes
   };
 }
 
-/** Stands for every table: a write whose text names none of them (none is known today). */
+/** Stands for every table: a write whose text names none of them (none is known today), or a rollback. */
 const ALL = '*';
+
+/** The highest version among `tables` and ALL. */
+function latest(versions: ReadonlyMap<string, number>, tables: readonly string[]): number {
+  let last = versions.get(ALL) ?? 0;
+  for (const table of tables) last = Math.max(last, versions.get(table) ?? 0);
+  return last;
+}
 
 /**
  * Which tables a statement may touch, from its text: every known table or view whose name it
@@ -263,7 +282,6 @@ export class SqliteStore implements Store {
   private readonly readTx: Tx | undefined;
   private readonly q: Kysely<Schema>;
   private readonly control: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>;
-  private readonly totalChanges: Database.Statement;
   private pending: Job[] = [];
   private flushing: Promise<void> | undefined;
   /** Our descriptor of the -wal file, when results wait for it to be synced (FULL, a file in WAL mode). */
@@ -282,6 +300,9 @@ export class SqliteStore implements Store {
   /** Per table, the last batch that wrote it (ALL: a write that may have touched any); the tables the running batch writes. */
   private readonly lastWrite = new Map<string, number>();
   private readonly batchWrites = new Set<string>();
+  /** The writer's write statements and rollbacks, counted; per table, the count at its last write (ALL: a rollback). See ResultCache. */
+  private writeVersion = 0;
+  private readonly writerTableVersion = new Map<string, number>();
   /**
    * Reads in progress, and the batches that the statements run meanwhile read from while not yet
    * durable; emptied whenever no read is in progress (reads do not wait on I/O, so every turn).
@@ -308,7 +329,6 @@ export class SqliteStore implements Store {
       release: control('RELEASE job'),
       rollbackTo: control('ROLLBACK TO job'),
     };
-    this.totalChanges = this.db.prepare('SELECT total_changes()').pluck();
     this.syncWal = options.syncWal ?? fdatasync;
     this.onDurabilityFailure = options.onDurabilityFailure ?? throwIt;
     if (syncHere) {
@@ -319,9 +339,19 @@ export class SqliteStore implements Store {
     }
     const hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     const tablesOf = tableNames(this.db);
-    const statements = cachedStatements(this.db, tablesOf, (tables, writes) => {
-      if (writes) for (const table of tables) this.batchWrites.add(table);
-    });
+    const statements = cachedStatements(
+      this.db,
+      tablesOf,
+      (tables, writes) => {
+        if (!writes) return;
+        this.writeVersion += 1;
+        for (const table of tables) {
+          this.batchWrites.add(table);
+          this.writerTableVersion.set(table, this.writeVersion);
+        }
+      },
+      { tables: REMEMBERED_TABLES, version: () => this.writeVersion, lastWriteOf: (tables) => latest(this.writerTableVersion, tables) },
+    );
     this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
     this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey, direct: directOn(statements) });
     if (options.path !== ':memory:') {
@@ -331,19 +361,10 @@ export class SqliteStore implements Store {
         this.readDb,
         tablesOf,
         (tables) => {
-          let need = this.lastWrite.get(ALL) ?? 0;
-          for (const table of tables) need = Math.max(need, this.lastWrite.get(table) ?? 0);
+          const need = latest(this.lastWrite, tables);
           if (need > this.durable) this.readNeeds.push(need);
         },
-        {
-          tables: REMEMBERED_TABLES,
-          committed: () => this.committed,
-          lastWriteOf: (tables) => {
-            let last = this.lastWrite.get(ALL) ?? 0;
-            for (const table of tables) last = Math.max(last, this.lastWrite.get(table) ?? 0);
-            return last;
-          },
-        },
+        { tables: REMEMBERED_TABLES, version: () => this.committed, lastWriteOf: (tables) => latest(this.lastWrite, tables) },
       );
       const readQ = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readStatements }) });
       this.readTx = openTx({ q: readQ, engine: 'sqlite', hashApiKey, direct: directOn(readStatements) });
@@ -407,33 +428,45 @@ export class SqliteStore implements Store {
     const { begin, commit, rollback, savepoint, release, rollbackTo } = this.control;
     while (this.pending.length > 0 && !this.failed) {
       const batch = this.pending.splice(0, MAX_BATCH);
+      // A batch of one needs no savepoint: if its transaction fails, the whole batch is rolled back.
+      const alone = batch.length === 1;
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       let fatal: unknown;
-      const changesBefore = this.totalChanges.get();
+      let wrote = false;
       this.batchWrites.clear();
       try {
         begin.run();
         for (const job of batch) {
-          savepoint.run();
+          if (!alone) savepoint.run();
           try {
             const value = await job.work(this.tx);
-            release.run();
+            if (!alone) release.run();
             outcomes.push({ ok: true, value });
           } catch (error) {
             // Some failures (disk full, I/O) abort the whole SQLite transaction: then nothing of the batch stands.
             if (!this.db.inTransaction) throw error;
-            rollbackTo.run();
-            release.run();
+            if (alone) {
+              rollback.run();
+            } else {
+              rollbackTo.run();
+              release.run();
+            }
+            this.forgetWriterReads();
             outcomes.push({ ok: false, error });
           }
         }
-        commit.run();
+        if (this.db.inTransaction) {
+          commit.run();
+          // Every write statement was seen (see the writer's observer); one that changed no row only costs a sync.
+          wrote = this.batchWrites.size > 0;
+        }
       } catch (error) {
         fatal = error;
         if (this.db.inTransaction) rollback.run();
+        this.forgetWriterReads();
       }
       // A batch that only read needs no sync of its own, but its results wait like the others: it may have read a batch whose sync is pending.
-      if (fatal === undefined && this.totalChanges.get() !== changesBefore) {
+      if (fatal === undefined && wrote) {
         this.committed += 1;
         for (const table of this.batchWrites) this.lastWrite.set(table, this.committed);
       }
@@ -452,6 +485,12 @@ export class SqliteStore implements Store {
     }
     // Cleared in the same turn as the emptiness check: a transaction queued after it starts a new flush.
     this.flushing = undefined;
+  }
+
+  /** A rollback may undo writes that results remembered on the writer saw: they are all forgotten. */
+  private forgetWriterReads(): void {
+    this.writeVersion += 1;
+    this.writerTableVersion.set(ALL, this.writeVersion);
   }
 
   /** Runs `settle` once batch `batch` (and so every batch before it) is durable, or `fail` if that cannot be. */
