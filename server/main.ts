@@ -63,14 +63,20 @@ async function main(): Promise<void> {
   /**
    * SIGTERM or SIGINT: stop accepting, close idle keep-alive connections at once, let in-flight
    * requests finish (each connection closes after its answer), stop the dispatcher, close the
-   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once.
+   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once. One Ctrl-C under
+   * `npm start` arrives twice, a few milliseconds apart (the terminal signals npm and node, and
+   * npm passes its copy on): a repeat within SAME_SIGNAL_MS is that copy, not a second signal.
    */
+  const SAME_SIGNAL_MS = 500;
+  let firstSignalAt = 0;
   const stop = (signal: string) => {
     if (stopping) {
+      if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
       deps.logger.warn('stopping now', { signal });
       process.exit(1);
     }
     stopping = true;
+    firstSignalAt = Date.now();
     deps.logger.info('stopping', { signal, openConnections: sockets.size });
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
