@@ -4,7 +4,12 @@ import { compose } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { DEMO } from './seed.js';
 
-const MOCK_PORTS = { checkout: process.env.MOCK_CHECKOUT_PORT ?? '4010', management: process.env.MOCK_MANAGEMENT_PORT ?? '4020' };
+/** Where `npm run mock` listens (scripts/mock.mjs reads the same variables): both areas under the server's paths, the API reference beside checkout. */
+const MOCK = {
+  host: process.env.MOCK_HOST ?? '127.0.0.1',
+  checkoutPort: process.env.MOCK_CHECKOUT_PORT ?? '4010',
+  managementPort: process.env.MOCK_MANAGEMENT_PORT ?? '4020',
+};
 
 /** The start banner: where everything is, and the demo keys (a generated key is shown this once). */
 function banner(config: Config, base: string, generatedKeys: { company?: string; merchant?: string }): string {
@@ -20,7 +25,10 @@ function banner(config: Config, base: string, generatedKeys: { company?: string;
     `  API reference: ${base}/docs`,
     `  health:        ${base}/health/live  ${base}/health/ready`,
     `  metrics:       ${base}/metrics`,
-    `  mock (npm run mock): http://127.0.0.1:${MOCK_PORTS.checkout}/checkout/v71  http://127.0.0.1:${MOCK_PORTS.management}/management/v3`,
+    `  mock (npm run mock):`,
+    `    checkout:      http://${MOCK.host}:${MOCK.checkoutPort}/checkout/v71`,
+    `    management:    http://${MOCK.host}:${MOCK.managementPort}/management/v3`,
+    `    API reference: http://${MOCK.host}:${MOCK.checkoutPort}/docs`,
     `  database:      ${config.databaseUrl ? `PostgreSQL ${redactedUrl(config.databaseUrl)}` : `SQLite ${config.databasePath}`}`,
     `  demo keys (X-API-Key):`,
     `    ${DEMO.companyUsername} (${key('all roles', generatedKeys.company, 'DEMO_COMPANY_API_KEY', config.demoCompanyApiKey)}`,
@@ -63,14 +71,20 @@ async function main(): Promise<void> {
   /**
    * SIGTERM or SIGINT: stop accepting, close idle keep-alive connections at once, let in-flight
    * requests finish (each connection closes after its answer), stop the dispatcher, close the
-   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once.
+   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once. One Ctrl-C under
+   * `npm start` arrives twice, a few milliseconds apart (the terminal signals npm and node, and
+   * npm passes its copy on): a repeat within SAME_SIGNAL_MS is that copy, not a second signal.
    */
+  const SAME_SIGNAL_MS = 500;
+  let firstSignalAt = 0;
   const stop = (signal: string) => {
     if (stopping) {
+      if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
       deps.logger.warn('stopping now', { signal });
       process.exit(1);
     }
     stopping = true;
+    firstSignalAt = Date.now();
     deps.logger.info('stopping', { signal, openConnections: sockets.size });
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

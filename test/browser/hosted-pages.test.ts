@@ -1,7 +1,7 @@
 /**
  * The hosted pages as a shopper meets them, in Chromium (playwright-core): a payment link paid
- * with a test card, a 3D Secure challenge, the result pages and their Continue button, the events
- * the merchant receives. Every page is checked for labels, keyboard use, console errors, requests
+ * with a test card or a redirect method (iDEAL, Klarna and their hosted pages), a 3D Secure
+ * challenge, the result pages and their Continue button, the events the merchant receives. Every page is checked for labels, keyboard use, console errors, requests
  * to other hosts and a 360 px layout; a screenshot of each at desktop and phone width goes to
  * test/artifacts/hosted-pages/ for a person to look at.
  *
@@ -156,6 +156,36 @@ async function eventsFor(psp: string) {
 
 const text = (selector: string) => page.locator(selector).innerText();
 
+/** Chooses a payment method with the keyboard: Tab to the method group, arrow keys to the method. */
+async function chooseMethodWithKeyboard(type: string): Promise<void> {
+  await tabTo('input[name="method"]:checked');
+  for (let i = 0; i < 10 && !(await page.locator(`#method-${type}`).isChecked()); i++) await page.keyboard.press('ArrowDown');
+  expect(await page.locator(`#method-${type}`).isChecked()).toBe(true);
+}
+
+/** The ids of the page's links and buttons that Tab reaches, in order, going once round the page. */
+async function tabStops(): Promise<string[]> {
+  const stops: string[] = [];
+  await page.evaluate('document.activeElement?.blur()');
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate<string>("document.activeElement?.matches('a, button, input') ? document.activeElement.id : ''");
+    if (id && stops.includes(id)) break;
+    if (id) stops.push(id);
+  }
+  return stops;
+}
+
+/** The ids of the page's visible links and buttons. */
+const controls = async () => page.evaluate<string[]>("[...document.querySelectorAll('a, button')].filter((e) => e.offsetParent !== null).map((e) => e.id)");
+
+const linkStatus = async (linkId: string) => (await server.checkout.GET('/paymentLinks/{linkId}', { params: { path: { linkId } } })).data?.status;
+
+/** Klarna bills line items: two tickets of EUR 21.00 make the link's EUR 42.00. */
+const TICKETS = [
+  { id: 'ticket', description: 'Concert ticket', quantity: 2, amountIncludingTax: 2100, amountExcludingTax: 1765, taxAmount: 335, taxPercentage: 1900 },
+];
+
 describe('Payment link page in a browser', () => {
   test('When a shopper pays a link with a test card using the keyboard only, then the result shows Authorised, Continue leads to the returnUrl and the merchant receives a signed AUTHORISATION', async () => {
     const link = await createLink();
@@ -264,6 +294,125 @@ describe('Payment link page in a browser', () => {
     expect(await text('#status')).toBe('This payment link has been paid.');
     expect(await page.locator('#continue').getAttribute('href')).toBe(`${shop.url}/order/done?order=42`);
     await inspect('link-paid');
+  });
+});
+
+describe('Payment link paid by a redirect method in a browser', () => {
+  test("When a shopper pays a Dutch link with iDEAL using the keyboard only, then the bank's page, the result and Continue lead to the returnUrl, the link completes and the merchant receives a signed AUTHORISATION", async () => {
+    const link = await createLink({ countryCode: 'NL', lineItems: TICKETS });
+    await page.goto(link.url);
+    const methods = await page.locator('input[name="method"]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
+    expect(methods).toEqual(['scheme', 'ideal', 'klarna']);
+    expect(await page.getByLabel('iDEAL', { exact: true }).getAttribute('id')).toBe('method-ideal');
+    await inspect('payment-link-methods');
+
+    await chooseMethodWithKeyboard('ideal');
+    expect(await page.locator('#number').isVisible()).toBe(false);
+    expect(await text('#panel-ideal')).toContain('iDEAL');
+    expect(await text('#pay')).toBe('Continue to iDEAL');
+    await inspect('payment-link-ideal-chosen');
+    await tabTo('#pay');
+    await Promise.all([page.waitForURL(/\/hosted\/ideal\/[A-Z0-9]+$/), page.keyboard.press('Enter')]);
+    expect(await linkStatus(link.id)).toBe('paymentPending');
+
+    expect(await text('h1')).toBe('Pay with iDEAL');
+    expect(await text('#merchant')).toBe('Demo Merchant ECOM');
+    expect(await text('#amount')).toBe('EUR 42.00');
+    await inspect('ideal-issuer');
+    const choices = await controls();
+    expect(choices).toEqual(['authorise', 'pending', 'refuse', 'cancel']);
+    expect(await tabStops()).toEqual(choices);
+
+    await tabTo('#authorise');
+    await Promise.all([page.waitForURL(/\/payByLink\/[A-Z0-9]+\/return\?redirectResult=/), page.keyboard.press('Enter')]);
+    expect(await text('#state')).toBe('Payment successful');
+    expect(await text('#payment-method')).toBe('iDEAL');
+    expect(await text('#result')).toBe('Authorised');
+    const psp = await text('#psp');
+    await inspect('result-ideal-authorised');
+
+    await tabTo('#continue');
+    await Promise.all([page.waitForURL(`${shop.url}/order/done?order=42`), page.keyboard.press('Enter')]);
+    expect(await page.locator('h1').innerText()).toBe('Back at the shop');
+    expect(await linkStatus(link.id)).toBe('completed');
+    const [authorisation] = (await eventsFor(psp)).filter((item) => item.eventCode === 'AUTHORISATION');
+    expect(authorisation).toMatchObject({ success: 'true', paymentMethod: 'ideal', merchantAccountCode: merchantAccount, amount: eur(4200) });
+    expect(authorisation?.additionalData?.paymentLinkId).toBe(link.id);
+    expect(verifyHmacSignature(hmacKey, authorisation!)).toBe(true);
+  });
+
+  test("When a shopper chooses Klarna and cancels on Klarna's page, then the result says cancelled, Try again offers the link's methods again and the merchant receives a failed AUTHORISATION", async () => {
+    const link = await createLink({ countryCode: 'NL', lineItems: TICKETS, shopperEmail: 'shopper@example.com' });
+    await page.goto(link.url);
+    await page.check('#method-klarna');
+    expect(await text('#pay')).toBe('Continue to Pay later with Klarna');
+    await Promise.all([page.waitForURL(/\/hosted\/klarna\/[A-Z0-9]+$/), page.click('#pay')]);
+    expect(await text('h1')).toBe('Confirm with Klarna');
+    expect(await text('dl')).toContain('2 × Concert ticket');
+    expect(await text('#amount')).toBe('EUR 42.00');
+    await inspect('klarna-issuer');
+    const choices = await controls();
+    expect(choices).toEqual(['authorise', 'pending', 'refuse', 'cancel']);
+    expect(await tabStops()).toEqual(choices);
+
+    await tabTo('#cancel');
+    await Promise.all([page.waitForURL(/\/payByLink\/[A-Z0-9]+\/return\?redirectResult=/), page.keyboard.press('Enter')]);
+    expect(await text('#state')).toBe('Payment cancelled');
+    expect(await text('#payment-method')).toBe('Klarna');
+    expect(await text('#reason')).toContain('No money was taken');
+    const psp = await text('#psp');
+    await inspect('result-klarna-cancelled');
+    expect(await linkStatus(link.id)).toBe('active');
+    const [authorisation] = (await eventsFor(psp)).filter((item) => item.eventCode === 'AUTHORISATION');
+    expect(authorisation).toMatchObject({ success: 'false', paymentMethod: 'klarna' });
+
+    await page.click('#retry');
+    await page.waitForURL(link.url);
+    expect(await page.locator('input[name="method"]').count()).toBe(3);
+  });
+
+  test("When iDEAL's page leaves the payment pending, then the result says so and Continue still leads to the returnUrl", async () => {
+    const link = await createLink({ countryCode: 'NL' });
+    await page.goto(link.url);
+    await page.check('#method-ideal');
+    await Promise.all([page.waitForURL(/\/hosted\/ideal\//), page.click('#pay')]);
+    await Promise.all([page.waitForURL(/\/return\?redirectResult=/), page.click('#pending')]);
+    expect(await text('#state')).toBe('Payment pending');
+    expect(await text('#reason')).toContain('not confirmed');
+    expect(await page.locator('#retry').count()).toBe(0);
+    await inspect('result-ideal-pending');
+    await page.click('#continue');
+    await page.waitForURL(`${shop.url}/order/done?order=42`);
+  });
+
+  test("When a link allows only iDEAL, or blocks it, then the page offers exactly the link's methods and a method the link does not offer is refused", async () => {
+    const onlyIdeal = await createLink({ countryCode: 'NL', allowedPaymentMethods: ['ideal'] });
+    await page.goto(onlyIdeal.url);
+    expect(await page.locator('input[name="method"]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))).toEqual(['ideal']);
+    expect(await page.locator('#number').count()).toBe(0);
+    expect(await text('#pay')).toBe('Continue to iDEAL');
+    await inspect('payment-link-ideal-only');
+    const card = await fetch(onlyIdeal.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ method: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'John Smith' }),
+    });
+    expect(card.status).toBe(422);
+    expect(await linkStatus(onlyIdeal.id)).toBe('active');
+
+    const blocked = await createLink({ countryCode: 'NL', blockedPaymentMethods: ['ideal'] });
+    await page.goto(blocked.url);
+    // No line items: Klarna, which bills them, is not offered either.
+    expect(await page.locator('input[name="method"]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))).toEqual([
+      'scheme',
+    ]);
+    const ideal = await fetch(blocked.url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'method=ideal' });
+    expect(ideal.status).toBe(422);
+
+    const german = await createLink({ countryCode: 'DE', allowedPaymentMethods: ['ideal'] });
+    await page.goto(german.url);
+    expect(await text('#no-methods')).toContain('Ask the merchant for another link');
+    expect(await page.locator('#pay').count()).toBe(0);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Signals and shutdown of the built server (node dist/server/main.js, as `npm start` runs it):
  * idle keep-alive connections are closed at once, in-flight requests finish, the process exits
- * within a second of the last one; and `npm start` passes the signal on and exits.
+ * within a second of the last one; and `npm start` passes the signal on and exits, for SIGTERM
+ * and for Ctrl-C (SIGINT to npm's whole process group, as a terminal sends it).
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
@@ -37,6 +38,56 @@ function keepAliveGet(url: string, agent: http.Agent): Promise<{ status: number;
   });
 }
 
+/** A loopback upstream that answers 1.5 s after a request arrives; `arrived` resolves when one has. */
+async function slowUpstream(): Promise<{ url: string; arrived: Promise<void>; close: () => Promise<void> }> {
+  let arrive: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const slow = http.createServer((req, res) => {
+    req.resume();
+    arrive();
+    setTimeout(() => res.writeHead(201, { 'content-type': 'application/json' }).end('{"slow":true}'), 1500);
+  });
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+    arrived,
+    close: async () => {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    },
+  };
+}
+
+/** A request that stays in flight until the slow upstream answers: POST /forward to it. */
+function slowForward(baseUrl: string, upstreamUrl: string) {
+  return fetch(`${baseUrl}/checkout/v71/forward`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY },
+    body: JSON.stringify({
+      merchantAccount: 'DemoMerchantECOM',
+      shopperReference: 'shutdown-shopper',
+      paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'J Smith' },
+      baseUrl: upstreamUrl,
+      request: { httpMethod: 'post', urlSuffix: '/cards', credentials: 'x', headers: {}, body: '{"n":"{{number}}"}' },
+    }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { response?: { status: number } }, at: Date.now() }));
+}
+
+/** `npm start` on a free port, its output collected; `closed` resolves when npm and node have both ended. */
+function npmStart(port: number, options: { detached?: boolean } = {}) {
+  const npm = spawn('npm', ['start'], {
+    env: { ...process.env, ...env, FORWARD_TIMEOUT_MS: '10000', NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  let output = '';
+  npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // 'close': npm exited and every process holding its output (node) has ended too.
+  const closed = new Promise<{ code: number | null; at: number }>((resolve) => npm.once('close', (code) => resolve({ code, at: Date.now() })));
+  return { npm, closed, output: () => output };
+}
+
 describe('Shutdown', () => {
   test('When SIGTERM arrives with an idle keep-alive connection open, then the connection is closed and the process exits at once', async () => {
     const server = await spawnServer(env);
@@ -56,30 +107,12 @@ describe('Shutdown', () => {
   });
 
   test('When SIGTERM arrives during a slow request, then the request completes and the process exits within a second after it', async () => {
-    let arrived: () => void = () => undefined;
-    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-    const slow = http.createServer((req, res) => {
-      req.resume();
-      arrived();
-      setTimeout(() => res.writeHead(201, { 'content-type': 'application/json' }).end('{"slow":true}'), 1500);
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const upstream = await slowUpstream();
     try {
       const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
       running.push(server);
-      const forward = fetch(`${server.baseUrl}/checkout/v71/forward`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY },
-        body: JSON.stringify({
-          merchantAccount: 'DemoMerchantECOM',
-          shopperReference: 'shutdown-shopper',
-          paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'J Smith' },
-          baseUrl: slowUrl,
-          request: { httpMethod: 'post', urlSuffix: '/cards', credentials: 'x', headers: {}, body: '{"n":"{{number}}"}' },
-        }),
-      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { response?: { status: number } }, at: Date.now() }));
-      await requestArrived;
+      const forward = slowForward(server.baseUrl, upstream.url);
+      await upstream.arrived;
       const exited = exitOf(server);
       server.child.kill('SIGTERM');
       const answered = await forward;
@@ -90,33 +123,94 @@ describe('Shutdown', () => {
       expect(at - answered.at).toBeLessThan(1000);
       expect(at).toBeGreaterThanOrEqual(answered.at - 50);
     } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
+      await upstream.close();
+    }
+  });
+
+  test("When one Ctrl-C reaches node twice during a slow request (the terminal's SIGINT and the copy npm passes on, milliseconds apart), then the request completes and the process exits 0 within a second after it", async () => {
+    const upstream = await slowUpstream();
+    try {
+      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
+      running.push(server);
+      const forward = slowForward(server.baseUrl, upstream.url);
+      await upstream.arrived;
+      const exited = exitOf(server);
+      server.child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      server.child.kill('SIGINT');
+      const answered = await forward;
+      const { code, at } = await exited;
+      expect(answered.status).toBe(200);
+      expect(answered.body.response?.status).toBe(201);
+      expect(code).toBe(0);
+      expect(at - answered.at).toBeLessThan(1000);
+      expect(server.output()).not.toContain('stopping now');
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  test('When a second Ctrl-C comes well after the first during a slow request, then the process exits at once without waiting for it', async () => {
+    const upstream = await slowUpstream();
+    try {
+      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
+      running.push(server);
+      const forward = slowForward(server.baseUrl, upstream.url).catch(() => 'no answer');
+      await upstream.arrived;
+      const exited = exitOf(server);
+      server.child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      server.child.kill('SIGINT');
+      const { code } = await exited;
+      expect(code).toBe(1);
+      expect(await forward).toBe('no answer');
+      expect(server.output()).toContain('stopping now');
+    } finally {
+      await upstream.close();
     }
   });
 
   test('When `npm start` gets SIGTERM, then node gets it too, npm exits and the port is free', async () => {
     const port = await freePort();
-    const npm = spawn('npm', ['start'], {
-      env: { ...process.env, ...env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // 'close': npm exited and every process holding its output (node) has ended too.
-    const exited = new Promise<number | null>((resolve) => npm.once('close', (code) => resolve(code)));
+    const { npm, closed, output } = npmStart(port);
     try {
       await waitFor(`http://127.0.0.1:${port}/health/live`, 90_000);
-      expect(output).toContain(`http://127.0.0.1:${port}/docs`);
+      expect(output()).toContain(`http://127.0.0.1:${port}/docs`);
       npm.kill('SIGTERM');
       let timer: NodeJS.Timeout | undefined;
-      const code = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('still running'), 5000)))]);
+      const code = await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(() => resolve('still running'), 5000)))]);
       clearTimeout(timer);
       expect(code).not.toBe('still running');
       await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  test('When Ctrl-C stops `npm start` during a slow request, then the request completes, npm and node exit within a second after it and the port is free', async () => {
+    const upstream = await slowUpstream();
+    const port = await freePort();
+    // Its own process group, as a terminal's foreground job: Ctrl-C sends SIGINT to every process of it (npm and node).
+    const { npm, closed, output } = npmStart(port, { detached: true });
+    try {
+      await waitFor(`http://127.0.0.1:${port}/health/live`, 90_000);
+      const forward = slowForward(`http://127.0.0.1:${port}`, upstream.url);
+      await upstream.arrived;
+      process.kill(-npm.pid!, 'SIGINT');
+      const answered = await forward;
+      const { at } = await closed;
+      expect(answered.status).toBe(200);
+      expect(answered.body.response?.status).toBe(201);
+      expect(at - answered.at).toBeLessThan(1000);
+      expect(output()).not.toContain('stopping now');
+      await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // the group has ended
+      }
+      await upstream.close();
     }
   }, 120_000);
 });

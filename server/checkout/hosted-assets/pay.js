@@ -7,13 +7,29 @@
   window.parent.postMessage(note.getAttribute('data-cres') || '', '*');
 })();
 
-// The hosted payment form's checks, before anything is sent: Luhn, expiry, CVC length.
+// The hosted payment form: the chosen method names the button ("Pay EUR 42.00", "Continue to
+// iDEAL"); a card's fields are checked before anything is sent: Luhn, expiry, CVC length.
 // The server checks everything again; this only tells the shopper early, next to the field.
 (function () {
   'use strict';
   var form = document.getElementById('pay-form');
   if (!form) return;
   form.noValidate = true;
+  var button = form.querySelector('button[type="submit"]');
+
+  // The card is chosen when it is the checked method (or the form has no choice of method).
+  var chosenMethod = function () {
+    return form.querySelector('input[name="method"]:checked');
+  };
+  var cardChosen = function () {
+    var chosen = chosenMethod();
+    return !chosen || chosen.value === 'scheme';
+  };
+  Array.prototype.forEach.call(form.querySelectorAll('input[name="method"]'), function (radio) {
+    radio.addEventListener('change', function () {
+      if (radio.checked && button) button.textContent = radio.getAttribute('data-submit') || button.textContent;
+    });
+  });
 
   var digits = function (value) {
     return value.replace(/[\s-]/g, '');
@@ -83,18 +99,27 @@
 
   form.addEventListener('submit', function (event) {
     var firstInvalid = null;
-    Object.keys(checks).forEach(function (name) {
-      if (form.elements[name] && !check(name) && !firstInvalid) firstInvalid = form.elements[name];
-    });
+    if (cardChosen()) {
+      Object.keys(checks).forEach(function (name) {
+        if (form.elements[name] && !check(name) && !firstInvalid) firstInvalid = form.elements[name];
+      });
+    }
     if (firstInvalid) {
       event.preventDefault();
       firstInvalid.focus();
       return;
     }
-    var button = form.querySelector('button[type="submit"]');
     if (button) {
       button.disabled = true;
-      button.textContent = 'Processing…';
+      button.textContent = cardChosen() ? 'Processing…' : 'Redirecting…';
     }
+  });
+
+  // Back from the method's page (a page restored from the back-forward cache): the form works again.
+  window.addEventListener('pageshow', function (event) {
+    var chosen = chosenMethod();
+    if (!event.persisted || !button) return;
+    button.disabled = false;
+    button.textContent = (chosen && chosen.getAttribute('data-submit')) || button.textContent;
   });
 })();

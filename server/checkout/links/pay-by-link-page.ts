@@ -10,6 +10,11 @@ import { makePayment, submitPaymentDetails } from '../payments/payments.domain.j
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import { escapeHtml, formatMoney, messagePage, safeHttpUrl, sendHostedPage } from '../hosted-assets/hosted-page.js';
 import type { Money } from '../money.js';
+import { offeredMethods, type PaymentMethodsQuery } from '../payment-methods/payment-methods.domain.js';
+import { assertItemsPrice } from '../payments/line-items.js';
+import { idealFlow } from '../payments/methods/ideal.js';
+import { flowOfPayment } from '../payments/methods/index.js';
+import { klarnaFlow } from '../payments/methods/klarna.js';
 
 /** A link with what its pages show about it: the merchant's name. */
 interface LinkView {
@@ -17,23 +22,63 @@ interface LinkView {
   merchantName: string;
 }
 
-/** The payment method types that are cards: the page takes a link's cards when it allows any of them. */
-const CARD_TYPES = new Set(['scheme', 'visa', 'mc', 'amex', 'maestro', 'jcb', 'cup', 'diners', 'discover', 'cartebancaire']);
-
 const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
 
-/**
- * Whether the shopper may pay this link by card, the only method this page (and the sandbox's
- * links) can pay: a link that allows only other methods, or blocks cards, cannot be paid here.
- */
-function cardAllowed(link: PaymentLink): boolean {
-  const allowed = stringList(link.fields.allowedPaymentMethods);
-  const blocked = stringList(link.fields.blockedPaymentMethods) ?? [];
-  if (blocked.includes('scheme')) return false;
-  return !allowed || allowed.length === 0 || allowed.some((type) => CARD_TYPES.has(type));
+/** A way to pay that the page offers: the type it sends, the name shoppers read, a card's brands. */
+interface PageMethod {
+  type: string;
+  name: string;
+  brands: string[];
 }
 
-const ERR_CARD_NOT_ALLOWED = { status: 422, code: '000', message: 'This payment link does not allow card payments', errorType: 'validation' } as const;
+/**
+ * The redirect methods the page takes besides cards: the shopper approves at the method's hosted
+ * page (hosted-methods.ts) and comes back to /payByLink/{id}/return. Methods that need a form or
+ * an app of their own (SEPA's IBAN, PayPal's and the wallets' SDKs, gift cards, Bancontact's QR
+ * code, vouchers) are not offered here.
+ */
+const REDIRECT_TYPES = new Set([...idealFlow.types, ...klarnaFlow.types]);
+
+/** Whether the link carries what a method's payment needs: Klarna bills line items that add up to the amount. */
+function linkFitsMethod(link: PaymentLink, type: string): boolean {
+  if (!klarnaFlow.types.includes(type)) return true;
+  try {
+    assertItemsPrice(link.fields.lineItems as Array<Record<string, unknown>> | undefined, amountOf(link).value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The methods a link can be paid with here: what /paymentMethods offers the link's merchant
+ * account for its amount, country and store on the web (the link's allowed and blocked methods
+ * applied), kept to cards and the redirect methods.
+ */
+async function linkMethods(tx: Tx, { link, merchantName }: LinkView): Promise<PageMethod[]> {
+  const f = link.fields;
+  const allowed = stringList(f.allowedPaymentMethods);
+  const blocked = stringList(f.blockedPaymentMethods);
+  const query: PaymentMethodsQuery = {
+    merchantAccount: link.merchantAccount,
+    amount: amountOf(link),
+    channel: 'Web',
+    ...(typeof f.countryCode === 'string' && { countryCode: f.countryCode }),
+    ...(typeof f.store === 'string' && { store: f.store }),
+    ...(allowed && { allowedPaymentMethods: allowed }),
+    ...(blocked && { blockedPaymentMethods: blocked }),
+  };
+  return offeredMethods(await tx.paymentMethodSettings.list(link.merchantAccount), query, merchantName)
+    .filter((m) => (m.type === 'scheme' || REDIRECT_TYPES.has(m.type)) && linkFitsMethod(link, m.type))
+    .map((m) => ({ type: m.type, name: m.type === 'scheme' ? 'Card' : m.name.replace(/\.$/, ''), brands: m.brands ?? [] }));
+}
+
+const ERR_METHOD_NOT_OFFERED = {
+  status: 422,
+  code: '000',
+  message: 'This payment link cannot be paid with this payment method',
+  errorType: 'validation',
+} as const;
 
 const amountOf = (link: PaymentLink) => link.fields.amount as Money;
 const returnUrlOf = (link: PaymentLink) => safeHttpUrl(link.fields.returnUrl);
@@ -55,34 +100,73 @@ function continueButton(link: PaymentLink, primary: boolean): string {
   return url ? `<a class="button${primary ? '' : ' secondary'}" id="continue" href="${escapeHtml(url)}">Continue</a>` : '';
 }
 
-const field = (name: string, label: string, attributes: string, hint = '') =>
+const field = (name: string, label: string, attributes: string) =>
   `<div class="field"><label for="${name}">${label}</label>
-<input type="text" id="${name}" name="${name}" ${attributes} aria-describedby="${name}-error"${hint}>
+<input type="text" id="${name}" name="${name}" ${attributes} aria-describedby="${name}-error">
 <p class="field-error" id="${name}-error" aria-live="polite"></p></div>`;
 
-/** The card form: labelled fields, checked in the browser by /hosted/assets/pay.js and again by the server. */
-function cardForm(view: LinkView): string {
-  const { link } = view;
+/** Card brands as shoppers know them (a brand without a name here shows its code). */
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mc: 'Mastercard',
+  amex: 'Amex',
+  maestro: 'Maestro',
+  jcb: 'JCB',
+  cup: 'UnionPay',
+  diners: 'Diners',
+  discover: 'Discover',
+  cartebancaire: 'CB',
+};
+
+/** The card fields: labelled, checked in the browser by /hosted/assets/pay.js and again by the server. */
+function cardPanel(link: PaymentLink): string {
   const consent =
     link.fields.storePaymentMethodMode === 'askForConsent'
       ? '<div class="field checkbox"><label><input type="checkbox" id="storePaymentMethod" name="storePaymentMethod" value="true"> Save my card for next time</label></div>'
       : '';
-  return `<form id="pay-form" method="post" action="/payByLink/${encodeURIComponent(link.id)}">
-<fieldset>
-<legend>Pay with</legend>
-<ul class="methods" aria-label="Payment methods"><li aria-current="true">Card</li></ul>
-${field('number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" required placeholder="1234 5678 9012 3456" maxlength="23"')}
+  return `${field('number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456" maxlength="23"')}
 <div class="row">
-${field('expiryMonth', 'Expiry month', 'inputmode="numeric" autocomplete="cc-exp-month" required placeholder="MM" maxlength="2"')}
-${field('expiryYear', 'Expiry year', 'inputmode="numeric" autocomplete="cc-exp-year" required placeholder="YYYY" maxlength="4"')}
+${field('expiryMonth', 'Expiry month', 'inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" maxlength="2"')}
+${field('expiryYear', 'Expiry year', 'inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" maxlength="4"')}
 </div>
-${field('cvc', 'Security code (CVC)', 'inputmode="numeric" autocomplete="cc-csc" required placeholder="3 or 4 digits" maxlength="4"')}
-${field('holderName', 'Name on card', 'autocomplete="cc-name" required placeholder="As printed on the card" maxlength="100"')}
+${field('cvc', 'Security code (CVC)', 'inputmode="numeric" autocomplete="cc-csc" placeholder="3 or 4 digits" maxlength="4"')}
+${field('holderName', 'Name on card', 'autocomplete="cc-name" placeholder="As printed on the card" maxlength="100"')}
 ${consent}
-</fieldset>
-<button type="submit" id="pay">Pay ${formatMoney(amountOf(link))}</button>
-</form>
 <p class="fine">Sandbox: use a test card such as 4111 1111 1111 1111, any future expiry and CVC 737.</p>`;
+}
+
+/** A redirect method's panel: where the shopper goes next. */
+const redirectPanel = (method: PageMethod) =>
+  `<p class="note">You approve the payment with ${escapeHtml(method.name)} on the next page, then come back here.</p>
+<p class="fine">Sandbox: the next page lets you choose the answer (pay, refuse, cancel, leave pending).</p>`;
+
+/**
+ * The payment form: one choice per method (radio buttons: Tab reaches the group, the arrow keys
+ * choose), the chosen method's panel shown by the stylesheet (no script needed), one submit
+ * button. Browser checks come from pay.js; the server checks everything again.
+ */
+function paymentForm({ link }: LinkView, methods: PageMethod[]): string {
+  const pay = `Pay ${formatMoney(amountOf(link))}`;
+  const choices = methods.map((method, i) => {
+    const id = `method-${escapeHtml(method.type)}`;
+    const submit = method.type === 'scheme' ? pay : `Continue to ${escapeHtml(method.name)}`;
+    const marks = method.brands.map((b) => `<span class="mark">${escapeHtml(BRAND_NAMES[b] ?? b)}</span>`).join('');
+    return `<div class="method">
+<input type="radio" name="method" id="${id}" value="${escapeHtml(method.type)}" data-submit="${submit}"${i === 0 ? ' checked' : ''}>
+<label for="${id}"><span class="method-name">${escapeHtml(method.name)}</span>${marks ? `<span class="marks">${marks}</span>` : ''}</label>
+<div class="method-panel" id="panel-${escapeHtml(method.type)}">
+${method.type === 'scheme' ? cardPanel(link) : redirectPanel(method)}
+</div>
+</div>`;
+  });
+  const first = methods[0]!;
+  return `<form id="pay-form" method="post" action="/payByLink/${encodeURIComponent(link.id)}" novalidate>
+<fieldset class="methods">
+<legend>Pay with</legend>
+${choices.join('\n')}
+</fieldset>
+<button type="submit" id="pay">${first.type === 'scheme' ? pay : `Continue to ${escapeHtml(first.name)}`}</button>
+</form>`;
 }
 
 /** What a link's page says when it cannot be paid: expired, paid, or being paid. */
@@ -99,25 +183,42 @@ ${paid ? '' : '<p class="note">Ask the merchant for a new link.</p>'}
   });
 }
 
-/** The page after a payment: a clear state, the result code and reference, then Continue (or Try again). */
-function resultPage(res: Response, view: LinkView, payment: Pick<Payment, 'resultCode' | 'pspReference' | 'refusalReason'>): void {
+/** The method the shopper paid (or tried to pay) with, as the result page names it. */
+function paidWith(payment: Pick<Payment, 'paymentMethodType' | 'cardLastFour'>): string {
+  if (payment.paymentMethodType === 'ideal') return 'iDEAL';
+  if (klarnaFlow.types.includes(payment.paymentMethodType)) return 'Klarna';
+  return payment.cardLastFour ? `Card ending ${payment.cardLastFour}` : 'Card';
+}
+
+/** What each result tells the shopper: the state, its tone, and a note. */
+const RESULT_STATES: Record<string, { state: string; tone: 'ok' | 'bad' | 'wait'; note?: string }> = {
+  Authorised: { state: 'Payment successful', tone: 'ok' },
+  Refused: { state: 'Payment refused', tone: 'bad' },
+  Error: { state: 'Payment failed', tone: 'bad' },
+  Cancelled: { state: 'Payment cancelled', tone: 'bad', note: 'You cancelled the payment. No money was taken.' },
+  Pending: { state: 'Payment pending', tone: 'wait', note: 'Your bank has not confirmed the payment yet. The merchant lets you know when it does.' },
+};
+
+type PaymentShown = Pick<Payment, 'resultCode' | 'pspReference' | 'refusalReason' | 'paymentMethodType' | 'cardLastFour'>;
+
+/** The page after a payment: a clear state, how it was paid, the result code and reference, then Continue (or Try again). */
+function resultPage(res: Response, view: LinkView, payment: PaymentShown): void {
   const { link } = view;
-  const states: Record<string, [string, string]> = {
-    Authorised: ['Payment successful', 'ok'],
-    Refused: ['Payment refused', 'bad'],
-    Error: ['Payment failed', 'bad'],
-    Cancelled: ['Payment cancelled', 'bad'],
-  };
-  const [state, tone] = states[payment.resultCode] ?? ['Payment received', 'ok'];
+  const { state, tone, note } = RESULT_STATES[payment.resultCode] ?? { state: 'Payment received', tone: 'ok' };
   const failed = tone === 'bad';
-  const reason = failed && payment.refusalReason ? `<p class="note" id="reason">${escapeHtml(payment.refusalReason)}. No money was taken.</p>` : '';
+  const reasonText = note ?? (failed && payment.refusalReason ? `${payment.refusalReason}. No money was taken.` : '');
+  const reason = reasonText ? `<p class="note" id="reason">${escapeHtml(reasonText)}</p>` : '';
   const retry = failed ? `<a class="button" id="retry" href="/payByLink/${encodeURIComponent(link.id)}">Try again</a>` : '';
   sendHostedPage(res, 200, {
     title: state,
-    body: `${linkHeader(view, failed ? 'Pay' : 'Paid')}
+    body: `${linkHeader(view, tone === 'ok' ? 'Paid' : 'Pay')}
 <p class="state ${tone}" id="state" role="status">${state}</p>
 ${reason}
-<dl><dt>Result</dt><dd id="result">${escapeHtml(payment.resultCode)}</dd><dt>Payment reference</dt><dd id="psp">${escapeHtml(payment.pspReference)}</dd></dl>
+<dl>
+<dt>Payment method</dt><dd id="payment-method">${escapeHtml(paidWith(payment))}</dd>
+<dt>Result</dt><dd id="result">${escapeHtml(payment.resultCode)}</dd>
+<dt>Payment reference</dt><dd id="psp">${escapeHtml(payment.pspReference)}</dd>
+</dl>
 <div class="actions">${retry}${continueButton(link, !failed)}</div>`,
   });
 }
@@ -151,28 +252,33 @@ async function viewOf(tx: Tx, link: PaymentLink): Promise<LinkView> {
 }
 
 /**
- * The hosted payment page a payment link's `url` points at. A shopper pays with a test card;
- * an authorised payment completes a link that is not reusable. 3D Secure cards go through the
- * hosted issuer page and come back to /payByLink/{id}/return. After the payment, Continue leads
- * to the link's returnUrl.
+ * The hosted payment page a payment link's `url` points at. The shopper chooses one of the
+ * link's methods (linkMethods): a test card, or a redirect method (iDEAL, Klarna) approved on its
+ * hosted page; an authorised payment completes a link that is not reusable. 3D Secure cards and
+ * the redirect methods go through their hosted page and come back to /payByLink/{id}/return,
+ * which applies the answer as /payments/details does. After the payment, Continue leads to the
+ * link's returnUrl.
  */
 export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVault; redirects: RedirectSigner; publicBaseUrl: string }): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
   router.get('/payByLink/:id', async (req, res) => {
-    const view = await deps.store.transaction(async (tx) => {
+    const found = await deps.store.transaction(async (tx) => {
       const link = await currentLink(tx, deps.clock.now(await companyOfLink(tx, req.params.id)), req.params.id);
-      return link && viewOf(tx, link);
+      const view = link && (await viewOf(tx, link));
+      return view && { view, methods: await linkMethods(tx, view) };
     });
-    if (!view)
+    if (!found)
       return messagePage(res, 404, 'Payment link not found', 'This payment link does not exist. Check the address, or ask the merchant for a new link.');
+    const { view, methods } = found;
     if (view.link.status !== 'active' && view.link.status !== 'paymentPending') return closedLinkPage(res, view);
     const pending =
       view.link.status === 'paymentPending' ? '<p class="note" id="pending">An earlier payment of this link was not finished. You can pay again.</p>' : '';
-    const body = cardAllowed(view.link)
-      ? cardForm(view)
-      : '<p class="note" id="no-methods">This link allows only payment methods that this page cannot take. Ask the merchant for another link.</p>';
+    const body =
+      methods.length > 0
+        ? paymentForm(view, methods)
+        : '<p class="note" id="no-methods">None of the payment methods this link allows can be paid on this page. Ask the merchant for another link.</p>';
     sendHostedPage(res, 200, { title: `Pay ${view.merchantName}`, body: `${linkHeader(view, 'Pay')}\n${pending}\n${body}`, withScript: true });
   });
 
@@ -183,7 +289,12 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
       const outcome = await deps.store.transaction(async (tx) => {
         const now = deps.clock.now(await companyOfLink(tx, req.params.id));
         const link = await payableLink(tx, now, req.params.id);
-        if (!cardAllowed(link)) throw new ApiError(ERR_CARD_NOT_ALLOWED);
+        const view = await viewOf(tx, link);
+        // A form without a choice is the card form of earlier pages.
+        const type = fields.method ?? 'scheme';
+        if (!(await linkMethods(tx, view)).some((m) => m.type === type)) {
+          throw new ApiError(ERR_METHOD_NOT_OFFERED, { message: `This payment link cannot be paid with '${type}'` });
+        }
         const f = link.fields as {
           amount: Money;
           shopperReference?: string;
@@ -192,28 +303,40 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
           recurringProcessingModel?: string;
           captureDelayHours?: number;
           manualCapture?: boolean;
+          lineItems?: Array<Record<string, unknown>>;
+          countryCode?: string;
+          shopperLocale?: string;
         };
-        const store = f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true');
-        const card = Object.fromEntries(['number', 'expiryMonth', 'expiryYear', 'cvc', 'holderName'].filter((k) => fields[k]).map((k) => [k, fields[k]!]));
-        if (card.number) card.number = card.number.replace(/[\s-]/g, '');
+        const card = type === 'scheme';
+        const store =
+          card && (f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true'));
+        const cardFields = Object.fromEntries(
+          ['number', 'expiryMonth', 'expiryYear', 'cvc', 'holderName'].filter((k) => fields[k]).map((k) => [k, fields[k]!]),
+        );
+        if (cardFields.number) cardFields.number = cardFields.number.replace(/[\s-]/g, '');
         const result = await makePayment({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), {
           merchantAccount: link.merchantAccount,
           reference: link.reference,
           returnUrl: `${base}/payByLink/${link.id}/return`,
           amount: f.amount,
-          paymentMethod: { type: 'scheme', ...card },
+          paymentMethod: card ? { type: 'scheme', ...cardFields } : { type },
           paymentLinkId: link.id,
           ...(f.shopperReference && { shopperReference: f.shopperReference }),
           ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
+          ...(f.lineItems && { lineItems: f.lineItems }),
+          ...(f.countryCode && { countryCode: f.countryCode }),
+          ...(f.shopperLocale && { shopperLocale: f.shopperLocale }),
           ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
           ...(f.manualCapture && { additionalData: { manualCapture: 'true' } }),
           ...(store && { storePaymentMethod: true }),
-          ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+          ...(card && f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
         });
         await recordLinkPayment(tx, now, link, result.payment.resultCode);
-        return { payment: result.payment, view: await viewOf(tx, link) };
+        return { payment: result.payment, view };
       });
-      if (outcome.payment.resultCode === 'RedirectShopper') return res.redirect(303, `${base}/hosted/3ds/${outcome.payment.pspReference}`);
+      // 3D Secure and the redirect methods: to the issuer's or the method's page, which sends the shopper back to /payByLink/{id}/return.
+      const action = flowOfPayment(outcome.payment.paymentMethodType).action?.(outcome.payment, base);
+      if (action?.type === 'redirect' && action.url) return res.redirect(303, action.url);
       resultPage(res, outcome.view, outcome.payment);
     } catch (error) {
       refusalPage(res, error);
