@@ -88,7 +88,7 @@ type Offer = { kind: 'brand'; brand: string } | { kind: 'giftcard'; brand: strin
 function offersOf(type: string): Offer[] {
   if (CARD_BRANDS.includes(type)) return [{ kind: 'brand', brand: type }];
   if (type === 'giftcard') return SANDBOX_GIFT_CARD_BRANDS.map((brand) => ({ kind: 'giftcard', brand }));
-  if (GIFT_CARD_NAMES[type]) return [{ kind: 'giftcard', brand: type }];
+  if (SANDBOX_GIFT_CARD_BRANDS.includes(type)) return [{ kind: 'giftcard', brand: type }];
   return canPay(type) ? [{ kind: 'method', type }] : [];
 }
 
