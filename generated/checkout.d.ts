@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Get the available payment methods
-         * @description Lists the payment methods enabled for the merchant account that fit the amount, currency, country, channel and store of the transaction, minus blocked and outside allowed types; with `shopperReference`, the shopper's stored cards too.
+         * @description Lists the payment methods enabled for the merchant account that fit the amount, currency, country, channel and store of the transaction, minus blocked and outside allowed types; with `shopperReference`, the shopper's stored cards too. As Adyen lists them: card brands come as one `scheme` entry whose `brands` name them, gift cards as `giftcard` entries with their `brand`, and a Bancontact setting with `bcmc.enableBcmcMobile` adds `bcmc_mobile`. Every method listed can be paid with POST /payments. A setting is not listed when it is for the point of sale only (its `shopperInteraction` is `pos`, `moto` or `contAuth`: this operation serves online checkouts), nor when this service cannot pay its type: a card brand whose cards it does not recognise, a gift card provider without sandbox test cards, or a method it has no flow for. Those settings stay as they are in the Management API.
          */
         post: operations["paymentMethods"];
         delete?: never;

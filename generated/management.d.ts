@@ -1655,7 +1655,7 @@ export interface components {
         };
         /** @description Bancontact details. */
         BcmcInfo: {
-            /** @description Also offer Bancontact mobile. */
+            /** @description Also offer Bancontact mobile (`bcmc_mobile`, a QR code the Bancontact app scans) wherever checkout's /paymentMethods offers the Bancontact card. */
             enableBcmcMobile?: boolean;
             transactionDescription?: components["schemas"]["TransactionDescriptionInfo"];
         };
@@ -3973,12 +3973,12 @@ export interface components {
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
         };
-        /** @description The fields of a payment method setting to change; omitted fields stay. A per-type object must belong to the setting's type (else 422) and is merged field by field into the stored one. As in Adyen's update request, most objects carry only their statement text (`transactionDescription`), Affirm its price plan. */
+        /** @description The fields of a payment method setting to change; omitted fields stay. A per-type object must belong to the setting's type (else 422) and is merged field by field into the stored one. As in Adyen's update request, most objects carry only their statement text (`transactionDescription`), Affirm its price plan. Bancontact's object also takes `enableBcmcMobile` (as Adyen's update request did in earlier v3 releases), so Bancontact mobile can be switched on and off on an existing setting. */
         UpdatePaymentMethodInfo: {
             accel?: components["schemas"]["GenericPmWithTdiInfo"];
             affirm?: components["schemas"]["AffirmUpdateInfo"];
             applePay?: components["schemas"]["ApplePayInfo"];
-            bcmc?: components["schemas"]["GenericPmWithTdiInfo"];
+            bcmc?: components["schemas"]["BcmcInfo"];
             carnet?: components["schemas"]["GenericPmWithTdiInfo"];
             cartesBancaires?: components["schemas"]["GenericPmWithTdiInfo"];
             /** @description Countries (ISO 3166-1 alpha-2) the method is offered in; empty means all of the method. */

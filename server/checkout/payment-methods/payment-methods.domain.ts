@@ -2,9 +2,17 @@ import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import type { Credential, PaymentMethodSetting, StoredPaymentMethod } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import { SETTING_TYPE_NAMES } from './setting-names.js';
+import { TEST_GIFT_CARDS } from '../payments/gift-cards.js';
+import { canPay } from '../payments/methods/index.js';
 
-/** Card brands are configured one by one but offered together as the `scheme` method. */
+/**
+ * Card brands are configured one by one but offered together as the `scheme` method, listed in
+ * its `brands`. Only brands this service can pay are offered: the brands its card reader
+ * recognises by their leading digits (cards.ts), and variants paid on one of those networks
+ * (Cartes Bancaires co-badged with Visa or Mastercard, Visa and Mastercard debit, V PAY,
+ * Maestro USA). Card types whose cards it cannot recognise (girocard, eftpos, Interac, the US
+ * debit networks, Brazil's domestic and meal-voucher cards, …) are not offered.
+ */
 export const CARD_BRANDS = [
   'visa',
   'mc',
@@ -17,32 +25,33 @@ export const CARD_BRANDS = [
   'dankort',
   'mir',
   'hipercard',
-  'elo',
   'uatp',
-  // Card variants a merchant can also set up (payment method settings).
   'cartebancaire',
   'visadebit',
   'mcdebit',
   'vpay',
   'maestro_usa',
-  'girocard',
-  'hiper',
-  'carnet',
 ];
 
-const NAMES: Record<string, string> = {
+/** Gift card providers with sandbox test cards (gift-cards.ts): each is offered as `giftcard` with its `brand`. */
+const GIFT_CARD_NAMES: Readonly<Record<string, string>> = { givex: 'Givex', svs: 'SVS', valuelink: 'ValueLink' };
+const SANDBOX_GIFT_CARD_BRANDS = [...new Set(TEST_GIFT_CARDS.map((card) => card.brand))].filter((brand) => GIFT_CARD_NAMES[brand]);
+
+const NAMES: Readonly<Record<string, string>> = {
   scheme: 'Cards',
   ideal: 'iDEAL',
   bcmc: 'Bancontact card',
+  bcmc_mobile: 'Payconiq by Bancontact',
   paypal: 'PayPal',
   klarna: 'Pay later with Klarna.',
+  klarna_account: 'Pay over time with Klarna.',
+  klarna_paynow: 'Pay now with Klarna.',
+  klarna_b2b: 'Klarna for business',
   sepadirectdebit: 'SEPA Direct Debit',
   applepay: 'Apple Pay',
   googlepay: 'Google Pay',
-  giftcard: 'Gift card',
-  bcmc_mobile: 'Payconiq by Bancontact',
-  boletobancario: 'Boleto Bancario',
   multibanco: 'Multibanco',
+  boletobancario: 'Boleto Bancario',
 };
 
 export interface PaymentMethodsQuery {
@@ -68,10 +77,20 @@ export interface OfferedMethod {
   issuers?: Array<{ id: string; name: string; disabled?: boolean }>;
 }
 
-/** Gift card providers: each is offered as `giftcard` with its `brand`, as Adyen lists them. */
-const GIFT_CARD_NAMES: Record<string, string> = { givex: 'Givex', svs: 'SVS', valuelink: 'ValueLink', todo_giftcard: 'Todo Giftcard' };
+/**
+ * What one setting offers online: a card brand (grouped into `scheme`), gift card brands, or a
+ * method of its own. Nothing for a type this service cannot pay (no flow takes it, no test card
+ * exists for it): /paymentMethods offers only what POST /payments can pay. The service's own
+ * `giftcard` setting (a gift card without a provider) stands for every sandbox gift card brand.
+ */
+type Offer = { kind: 'brand'; brand: string } | { kind: 'giftcard'; brand: string } | { kind: 'method'; type: string };
 
-const checkoutType = (type: string) => (CARD_BRANDS.includes(type) ? 'scheme' : GIFT_CARD_NAMES[type] ? 'giftcard' : type);
+function offersOf(type: string): Offer[] {
+  if (CARD_BRANDS.includes(type)) return [{ kind: 'brand', brand: type }];
+  if (type === 'giftcard') return SANDBOX_GIFT_CARD_BRANDS.map((brand) => ({ kind: 'giftcard', brand }));
+  if (SANDBOX_GIFT_CARD_BRANDS.includes(type)) return [{ kind: 'giftcard', brand: type }];
+  return canPay(type) ? [{ kind: 'method', type }] : [];
+}
 
 /** The Apple Pay merchant identifier the sandbox offers (Apple's format; no Apple account is involved). */
 export const sandboxApplePayMerchantId = (merchantAccount: string) => `merchant.com.sandbox.${merchantAccount.toLowerCase()}`;
@@ -80,13 +99,12 @@ const detailsOf = (setting: PaymentMethodSetting | undefined, key: string) => (s
 
 /**
  * What Adyen's response carries for a method beyond its type and name: the wallets'
- * configuration (merchant identifiers the client libraries need), the gift card's provider,
- * and Bancontact's mobile app when the merchant enabled it. iDEAL 2.0 has no issuer list: the
+ * configuration (merchant identifiers the client libraries need), and Bancontact's mobile app
+ * when the merchant enabled it (`bcmc.enableBcmcMobile`). iDEAL 2.0 has no issuer list: the
  * shopper chooses the bank on the redirect page.
  */
 function describe(type: string, setting: PaymentMethodSetting, merchantAccount: string, merchantName: string): OfferedMethod[] {
-  const name = NAMES[type] ?? SETTING_TYPE_NAMES[type] ?? type;
-  if (GIFT_CARD_NAMES[type]) return [{ type: 'giftcard', name: GIFT_CARD_NAMES[type], brand: type }];
+  const name = NAMES[type] ?? type;
   switch (type) {
     case 'applepay':
       return [{ type, name, configuration: { merchantId: sandboxApplePayMerchantId(merchantAccount), merchantName } }];
@@ -113,10 +131,16 @@ function describe(type: string, setting: PaymentMethodSetting, merchantAccount: 
   }
 }
 
-/** Whether a setting applies to the transaction described by the query. */
+/**
+ * Whether a setting is for online payments: /paymentMethods serves e-commerce checkouts, so a
+ * setting made for the point of sale (or for MOTO or ContAuth only) is not offered there.
+ */
+const isOnline = (setting: PaymentMethodSetting) => setting.shopperInteraction === null || setting.shopperInteraction === 'eCommerce';
+
+/** Whether a setting applies to the online transaction described by the query. */
 export function fits(setting: PaymentMethodSetting, query: PaymentMethodsQuery): boolean {
   // Only settings that are enabled and allowed (verification passed) are offered.
-  if (!setting.enabled || setting.verificationStatus !== 'valid') return false;
+  if (!setting.enabled || setting.verificationStatus !== 'valid' || !isOnline(setting)) return false;
   const { amount, countryCode, channel } = query;
   if (amount && setting.currencies.length > 0 && !setting.currencies.includes(amount.currency)) return false;
   if (amount && setting.minAmount !== null && amount.value < setting.minAmount) return false;
@@ -131,37 +155,47 @@ export function fits(setting: PaymentMethodSetting, query: PaymentMethodsQuery):
   return mode === 'exclusive' ? ofStore : ofStore || !tied;
 }
 
-function allowed(type: string, query: PaymentMethodsQuery): boolean {
-  const names = [type, checkoutType(type)];
+function allowed(names: string[], query: PaymentMethodsQuery): boolean {
   if (query.allowedPaymentMethods?.length && !names.some((n) => query.allowedPaymentMethods!.includes(n))) return false;
   return !names.some((n) => query.blockedPaymentMethods?.includes(n));
 }
 
-/** The methods to offer: enabled settings that fit, card brands grouped into `scheme`. */
+/**
+ * The methods to offer: what the enabled online settings that fit can pay, card brands grouped
+ * into `scheme`, gift cards one entry per brand, every other method once (its first setting
+ * decides its configuration). An allowed or blocked list may name a setting's type, a brand or
+ * what checkout calls the method (`scheme`, `giftcard`).
+ */
 export function offeredMethods(settings: PaymentMethodSetting[], query: PaymentMethodsQuery, merchantName = query.merchantAccount): OfferedMethod[] {
-  const fitting = settings.filter((s) => fits(s, query) && allowed(s.type, query));
-  const brands = CARD_BRANDS.filter((brand) => fitting.some((s) => s.type === brand));
-  const others = [...new Set(fitting.map((s) => s.type).filter((t) => !CARD_BRANDS.includes(t)))];
-  const methods: OfferedMethod[] = [];
-  if (brands.length > 0) {
-    if (query.splitCardFundingSources) {
-      methods.push(
-        { type: 'scheme', name: 'Credit Card', fundingSource: 'credit', brands },
-        { type: 'scheme', name: 'Debit Card', fundingSource: 'debit', brands },
-      );
-    } else {
-      methods.push({ type: 'scheme', name: NAMES.scheme!, brands });
+  const brands = new Set<string>();
+  const others = new Map<string, OfferedMethod>();
+  for (const setting of settings.filter((s) => fits(s, query))) {
+    for (const offer of offersOf(setting.type)) {
+      if (offer.kind === 'brand') {
+        if (allowed([offer.brand, 'scheme'], query)) brands.add(offer.brand);
+      } else if (offer.kind === 'giftcard') {
+        const key = `giftcard/${offer.brand}`;
+        if (!others.has(key) && allowed([setting.type, offer.brand, 'giftcard'], query))
+          others.set(key, { type: 'giftcard', name: GIFT_CARD_NAMES[offer.brand]!, brand: offer.brand });
+      } else {
+        for (const entry of describe(offer.type, setting, query.merchantAccount, merchantName))
+          if (!others.has(entry.type) && allowed([entry.type], query)) others.set(entry.type, entry);
+      }
     }
   }
-  for (const type of others)
-    methods.push(
-      ...describe(
-        type,
-        fitting.find((s) => s.type === type)!,
-        query.merchantAccount,
-        merchantName,
-      ),
-    );
+  const methods: OfferedMethod[] = [];
+  const schemeBrands = CARD_BRANDS.filter((brand) => brands.has(brand));
+  if (schemeBrands.length > 0) {
+    if (query.splitCardFundingSources) {
+      methods.push(
+        { type: 'scheme', name: 'Credit Card', fundingSource: 'credit', brands: schemeBrands },
+        { type: 'scheme', name: 'Debit Card', fundingSource: 'debit', brands: schemeBrands },
+      );
+    } else {
+      methods.push({ type: 'scheme', name: NAMES.scheme!, brands: schemeBrands });
+    }
+  }
+  methods.push(...others.values());
   return methods;
 }
 

@@ -8,8 +8,8 @@ import { CHALLENGE_PASSWORD, encodeJson, type ThreeDSState } from './three-ds2.j
 
 /**
  * The sandbox's stand-ins for what a shopper meets outside the merchant's page: the issuer's
- * 3D Secure 2 challenge (the access control server), the iDEAL bank, Klarna's approval page,
- * the Bancontact app that scans a QR code, and the bank where a voucher is paid.
+ * 3D Secure 2 challenge (the access control server), the iDEAL bank, Klarna's and PayPal's
+ * approval pages, the Bancontact app that scans a QR code, and the bank where a voucher is paid.
  * A redirect page sends the shopper back with a signed redirectResult; a page that stays
  * (the challenge) records the shopper's answer on the
  * payment, in a transaction; the payment's flow applies it when the client asks
@@ -134,6 +134,8 @@ interface Choice {
 interface RedirectMethodPage {
   /** The path segment: /hosted/<path>/<pspReference>. */
   path: string;
+  /** The page's title. */
+  title: string;
   methods: readonly string[];
   /** The page's content above the choices (trusted HTML). */
   body(payment: Payment, merchantName: string): string;
@@ -144,6 +146,7 @@ const amountRow = (payment: Payment) => `<dt>Amount</dt><dd id="amount">${format
 
 const IDEAL_PAGE: RedirectMethodPage = {
   path: 'ideal',
+  title: 'Pay with iDEAL',
   methods: ['ideal'],
   body: (payment, merchantName) => `<header>
 <p class="merchant">Sandbox Bank · iDEAL</p>
@@ -175,6 +178,7 @@ function itemRows(payment: Payment): string {
 
 const KLARNA_PAGE: RedirectMethodPage = {
   path: 'klarna',
+  title: 'Confirm with Klarna',
   methods: ['klarna', 'klarnapayments', 'klarnapayments_account', 'klarnapayments_b2b', 'klarna_paynow', 'klarna_account', 'klarna_b2b'],
   body: (payment, merchantName) => `<header>
 <p class="merchant">Sandbox Klarna · ${escapeHtml(payment.paymentMethodType)}</p>
@@ -196,6 +200,27 @@ ${amountRow(payment)}
         ],
 };
 
+/** PayPal's approval page (`subtype: redirect`): the shopper logs in at PayPal and approves, or cancels. */
+const PAYPAL_PAGE: RedirectMethodPage = {
+  path: 'paypal',
+  title: 'Pay with PayPal',
+  methods: ['paypal'],
+  body: (payment, merchantName) => `<header>
+<p class="merchant">Sandbox PayPal</p>
+<h1>Pay with PayPal</h1>
+<p class="description">The sandbox's PayPal: choose what PayPal answers.</p>
+</header>
+<dl>
+<dt>To</dt><dd id="merchant">${escapeHtml(merchantName)}</dd>
+${amountRow(payment)}
+</dl>`,
+  choices: () => [
+    { outcome: 'authorised', id: 'authorise', label: 'Agree and pay' },
+    { outcome: 'refused', id: 'refuse', label: 'Decline', secondary: true },
+    { outcome: 'cancelled', id: 'cancel', label: 'Cancel and return', secondary: true },
+  ],
+};
+
 /**
  * A redirect method's hosted page: the payment and the answers the sandbox offers; an answer
  * sends the shopper to the merchant's returnUrl with a signed redirectResult, which
@@ -213,7 +238,7 @@ function redirectMethodPages(store: Store, signer: RedirectSigner, page: Redirec
       .map((c) => `<a class="button${c.secondary ? ' secondary' : ''}" id="${c.id}" href="${base}?outcome=${c.outcome}">${escapeHtml(c.label)}</a>`)
       .join('\n');
     sendHostedPage(res, 200, {
-      title: page.path === 'ideal' ? 'Pay with iDEAL' : 'Confirm with Klarna',
+      title: page.title,
       body: `${page.body(found.payment, found.merchantName)}
 <div class="actions">
 ${buttons}
@@ -318,6 +343,7 @@ export function hostedMethodPages(store: Store, signer: RedirectSigner): Router 
   router.use(threeDS2Pages(store));
   router.use(redirectMethodPages(store, signer, IDEAL_PAGE));
   router.use(redirectMethodPages(store, signer, KLARNA_PAGE));
+  router.use(redirectMethodPages(store, signer, PAYPAL_PAGE));
   router.use(bcmcMobilePages(store));
   router.use(voucherPages(store));
   return router;

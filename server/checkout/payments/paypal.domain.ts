@@ -16,14 +16,17 @@ export interface UpdateOrderInput {
 
 /**
  * POST /paypal/updateOrder: the shopper changed address or delivery in PayPal's window, so the
- * pending payment's amount changes. paymentData must be the latest; a new one is handed out.
+ * pending payment's amount changes (the `sdk` and `express` flows; not a redirect payment). paymentData must be the latest; a new one is handed out.
  */
 export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credential, input: UpdateOrderInput): Promise<{ paymentData: string }> {
   const payment = await tx.payments.getForUpdate(input.pspReference);
   const merchant = payment ? await tx.merchants.get(payment.merchantAccount) : undefined;
-  if (!payment || !merchant || !reaches(credential, merchant) || payment.paymentMethodType !== 'paypal' || payment.resultCode !== 'Pending') {
-    throw new ApiError(ERR_PAYPAL_NOT_PENDING);
+  if (!payment || !merchant || !reaches(credential, merchant) || payment.paymentMethodType !== 'paypal') throw new ApiError(ERR_PAYPAL_NOT_PENDING);
+  // A redirect payment (`subtype: redirect`) is approved on PayPal's page, where its amount is fixed.
+  if (payment.resultCode === 'RedirectShopper') {
+    throw new ApiError(ERR_PAYPAL_NOT_PENDING, { message: 'The payment is not a pending PayPal payment: a PayPal redirect payment has no order to update' });
   }
+  if (payment.resultCode !== 'Pending') throw new ApiError(ERR_PAYPAL_NOT_PENDING);
   if (payment.paymentData !== input.paymentData)
     throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: "Invalid paymentData: it is not the latest 'paymentData' of this payment" });
   if (input.sessionId !== undefined && payment.sessionId !== input.sessionId)

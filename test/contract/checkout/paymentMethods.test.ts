@@ -1,12 +1,34 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPaymentRequest } from '../../helpers/factories.js';
+import { testPaymentsOf } from '../../helpers/methods.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
+  // An online gift card of store AMS01 (the demo's own gift card setting there is for the point of sale).
+  await setUp({ type: 'givex', storeIds: ['AMS01'], shopperInteraction: 'eCommerce' });
 });
 afterAll(() => server.stop());
+
+/** Adds a payment method setting to DemoMerchantECOM through the Management API. */
+async function setUp(body: Record<string, unknown>): Promise<void> {
+  const { response } = await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', {
+    params: { path: { merchantId: 'DemoMerchantECOM' } },
+    body: body as never,
+  });
+  expect({ type: body.type, status: response.status }).toEqual({ type: body.type, status: 200 });
+}
+
+/** Every payment method type Management can set up (its PaymentMethodSetupInfo.type enum). */
+const SETUP_TYPES = (
+  JSON.parse(readFileSync(join(process.cwd(), 'generated', 'management.json'), 'utf8')) as {
+    components: { schemas: { PaymentMethodSetupInfo: { properties: { type: { enum: string[] } } } } };
+  }
+).components.schemas.PaymentMethodSetupInfo.properties.type.enum;
 
 const methods = async (body: Record<string, unknown>) => {
   const { data, error, response } = await server.checkout.POST('/paymentMethods', { body: { merchantAccount: 'DemoMerchantECOM', ...body } });
@@ -37,6 +59,43 @@ describe('POST /paymentMethods', () => {
     const { types } = await methods(body);
     for (const type of present) expect(types).toContain(type);
     for (const type of absent) expect(types).not.toContain(type);
+  });
+
+  test('When a setting is for the point of sale only, then it is not offered online, whatever the store filter', async () => {
+    await setUp({ type: 'klarna_paynow', storeIds: ['POS-ONLY'], shopperInteraction: 'pos' });
+    await setUp({ type: 'sepadirectdebit', storeIds: ['POS-ONLY'], shopperInteraction: 'moto' });
+    expect((await methods({ store: 'POS-ONLY', storeFiltrationMode: 'exclusive' })).types).toEqual([]);
+    // The demo's gift card of store AMS01 is a point-of-sale setting: only the online Givex setting shows.
+    const { data } = await methods({ store: 'AMS01', storeFiltrationMode: 'exclusive' });
+    expect(data?.paymentMethods).toEqual([{ type: 'giftcard', name: 'Givex', brand: 'givex' }]);
+  });
+
+  test('When every setting type Management accepts is enabled, then every entry /paymentMethods offers is paid by POST /payments with its test data', async () => {
+    for (const type of SETUP_TYPES) await setUp({ type, storeIds: ['EVERY-TYPE'], ...(type === 'bcmc' && { bcmc: { enableBcmcMobile: true } }) });
+    const { data } = await methods({ store: 'EVERY-TYPE', storeFiltrationMode: 'exclusive', amount: eur(1000), countryCode: 'NL' });
+    const offered = data?.paymentMethods ?? [];
+    // As Adyen lists them: one card entry naming the brands, gift cards by brand, no point-of-sale variants.
+    expect(offered.filter((m) => m.type === 'scheme')).toHaveLength(1);
+    expect(offered[0]?.brands).toEqual(expect.arrayContaining(['visa', 'mc', 'amex', 'maestro', 'cartebancaire', 'jcb', 'diners', 'discover', 'cup']));
+    expect(offered.filter((m) => m.type === 'giftcard').map((m) => m.brand)).toEqual(['givex', 'svs', 'valuelink']);
+    expect(offered.map((m) => m.type)).toContain('bcmc_mobile');
+    let paid = 0;
+    for (const entry of offered) {
+      const payments = testPaymentsOf(entry);
+      // An entry without test data is a method offered that this service cannot pay.
+      expect({ entry, payable: payments.length > 0 && payments.length >= (entry.brands?.length ?? 0) }).toEqual({ entry, payable: true });
+      for (const payment of payments) {
+        const { data: answer, error } = await server.checkout.POST('/payments', { body: buildPaymentRequest(payment.body as never) });
+        expect({ method: payment.name, resultCode: answer?.resultCode, paymentMethod: answer?.paymentMethod, error }).toEqual({
+          method: payment.name,
+          resultCode: payment.resultCode,
+          paymentMethod: payment.paidWith,
+          error: undefined,
+        });
+        paid++;
+      }
+    }
+    expect(paid).toBeGreaterThanOrEqual(offered.length);
   });
 
   test('When visa is blocked, then cards are offered without visa', async () => {

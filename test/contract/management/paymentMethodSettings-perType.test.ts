@@ -239,11 +239,28 @@ describe('POST /paymentMethods', () => {
   });
 
   test('When a setting is limited to countries and currencies, then only requests within both are offered it', async () => {
-    const { data } = await request('DemoMerchantECOM', { type: 'mbway', countries: ['PT'], currencies: ['EUR'] });
-    expect(await offered({ countryCode: 'PT', amount: { currency: 'EUR', value: 1000 } })).toContain('mbway');
-    expect(await offered({ countryCode: 'ES', amount: { currency: 'EUR', value: 1000 } })).not.toContain('mbway');
-    expect(await offered({ countryCode: 'PT', amount: { currency: 'USD', value: 1000 } })).not.toContain('mbway');
+    const { data } = await request('DemoMerchantECOM', { type: 'klarna_b2b', countries: ['PT'], currencies: ['EUR'] });
+    expect(await offered({ countryCode: 'PT', amount: { currency: 'EUR', value: 1000 } })).toContain('klarna_b2b');
+    expect(await offered({ countryCode: 'ES', amount: { currency: 'EUR', value: 1000 } })).not.toContain('klarna_b2b');
+    expect(await offered({ countryCode: 'PT', amount: { currency: 'USD', value: 1000 } })).not.toContain('klarna_b2b');
     await update('DemoMerchantECOM', data!.id, { countries: ['PT', 'ES'] });
-    expect(await offered({ countryCode: 'ES', amount: { currency: 'EUR', value: 1000 } })).toContain('mbway');
+    expect(await offered({ countryCode: 'ES', amount: { currency: 'EUR', value: 1000 } })).toContain('klarna_b2b');
+  });
+
+  test('When a type this service cannot pay is enabled, then it is set up but checkout does not offer it', async () => {
+    const { response } = await request('DemoMerchantECOM', { type: 'mbway', countries: ['PT'], currencies: ['EUR'] });
+    expect(response.status).toBe(200);
+    expect(await offered({ countryCode: 'PT', amount: { currency: 'EUR', value: 1000 } })).not.toContain('mbway');
+  });
+
+  test('When Bancontact mobile is switched on and off on an existing Bancontact setting, then checkout offers it and stops', async () => {
+    const be = { countryCode: 'BE', amount: { currency: 'EUR', value: 1000 }, store: 'BE-MOBILE', storeFiltrationMode: 'exclusive' };
+    const { data: bcmc } = await request('DemoMerchantECOM', { type: 'bcmc', storeIds: ['BE-MOBILE'] });
+    expect(await offered(be)).toEqual(['bcmc']);
+    const { data: on } = await update('DemoMerchantECOM', bcmc!.id, { bcmc: { enableBcmcMobile: true } });
+    expect(on).toMatchObject({ bcmc: { enableBcmcMobile: true } });
+    expect(await offered(be)).toEqual(['bcmc', 'bcmc_mobile']);
+    await update('DemoMerchantECOM', bcmc!.id, { bcmc: { enableBcmcMobile: false } });
+    expect(await offered(be)).toEqual(['bcmc']);
   });
 });

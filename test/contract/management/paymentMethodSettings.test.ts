@@ -16,15 +16,15 @@ const settingOf = async (type: string) =>
   )!;
 
 describe('POST /merchants/{merchantId}/paymentMethodSettings and GET /merchants/{merchantId}/paymentMethodSettings', () => {
-  test('When Swish is requested for Sweden, then checkout offers it to Swedish shoppers paying SEK, and only them', async () => {
-    expect(await checkoutTypes({ countryCode: 'SE', amount: { currency: 'SEK', value: 1000 } })).not.toContain('swish');
+  test('When Klarna pay over time is requested for Sweden, then checkout offers it to Swedish shoppers paying SEK, and only them', async () => {
+    expect(await checkoutTypes({ countryCode: 'SE', amount: { currency: 'SEK', value: 1000 } })).not.toContain('klarna_account');
     const { data } = await server.management.POST('/merchants/{merchantId}/paymentMethodSettings', {
       params: { path: m },
-      body: { type: 'swish', countries: ['SE'], currencies: ['SEK'], shopperInteraction: 'eCommerce' },
+      body: { type: 'klarna_account', countries: ['SE'], currencies: ['SEK'], shopperInteraction: 'eCommerce' },
     });
-    expect(data).toMatchObject({ type: 'swish', enabled: true, allowed: true, verificationStatus: 'valid', countries: ['SE'] });
-    expect(await checkoutTypes({ countryCode: 'SE', amount: { currency: 'SEK', value: 1000 } })).toContain('swish');
-    expect(await checkoutTypes({ countryCode: 'NL', amount: { currency: 'EUR', value: 1000 } })).not.toContain('swish');
+    expect(data).toMatchObject({ type: 'klarna_account', enabled: true, allowed: true, verificationStatus: 'valid', countries: ['SE'] });
+    expect(await checkoutTypes({ countryCode: 'SE', amount: { currency: 'SEK', value: 1000 } })).toContain('klarna_account');
+    expect(await checkoutTypes({ countryCode: 'NL', amount: { currency: 'EUR', value: 1000 } })).not.toContain('klarna_account');
   });
 
   test('When the same type is requested twice for the same stores, then the second gets 422', async () => {

@@ -15,6 +15,12 @@ const FLOWS: PaymentMethodFlow[] = [cardFlow, payPalFlow, giftCardFlow, idealFlo
 
 const BY_TYPE = new Map(FLOWS.flatMap((flow) => flow.types.map((type) => [type, flow] as const)));
 
+/**
+ * Whether this service can pay a `paymentMethod.type` (a flow takes it). /paymentMethods offers a
+ * method of its own only when it can: an offered method is always payable.
+ */
+export const canPay = (type: string): boolean => BY_TYPE.has(type);
+
 /** The flow of a request's `paymentMethod.type` (a card when absent, as Adyen defaults it). */
 export function flowOfType(type: string | undefined): PaymentMethodFlow {
   const flow = BY_TYPE.get(type ?? 'scheme');
