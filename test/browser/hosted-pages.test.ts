@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { verifyHmacSignature } from '../../client/webhooks.js';
+import { advanceClock } from '../helpers/methods.js';
 import { eur } from '../helpers/payments.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
@@ -371,7 +372,7 @@ describe('Payment link paid by a redirect method in a browser', () => {
     expect(await page.locator('input[name="method"]').count()).toBe(3);
   });
 
-  test("When iDEAL's page leaves the payment pending, then the result says so and Continue still leads to the returnUrl", async () => {
+  test("When iDEAL's page leaves the payment pending, then the result says so, Continue still leads to the returnUrl, and the link completes when the bank confirms", async () => {
     const link = await createLink({ countryCode: 'NL' });
     await page.goto(link.url);
     await page.check('#method-ideal');
@@ -383,6 +384,10 @@ describe('Payment link paid by a redirect method in a browser', () => {
     await inspect('result-ideal-pending');
     await page.click('#continue');
     await page.waitForURL(`${shop.url}/order/done?order=42`);
+    expect(await linkStatus(link.id)).toBe('paymentPending');
+    // The sandbox bank confirms a pending iDEAL payment ten minutes later (on the sandbox clock).
+    await advanceClock(server, 10 * 60);
+    expect(await linkStatus(link.id)).toBe('completed');
   });
 
   test("When a link allows only iDEAL, or blocks it, then the page offers exactly the link's methods and a method the link does not offer is refused", async () => {

@@ -7,6 +7,7 @@ import type { Merchant, Order, Payment, RecurringProcessingModel, StoredPaymentM
 import type { Store, Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { chargeOrder } from '../orders/orders.domain.js';
+import { recordLinkPayment } from '../links/payment-links.domain.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newAuthCode, newPspReference } from '../references.js';
 import type { Refusal } from './cards.js';
@@ -314,7 +315,16 @@ export async function conclude(tx: Tx, now: Date, payment: Payment, how: { befor
   if (how.before && isFinal(how.before)) return how.before.orderPspReference ? tx.orders.getForUpdate(how.before.orderPspReference) : undefined;
   await reportResult(tx, now, payment, how.eventData ?? {});
   if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
+  // A link's payment that ends later (a pending method settling, an offer closing on the clock)
+  // moves its link on as the hosted page does for a result it sees itself.
+  if (how.before && payment.paymentLinkId) await bookOnLink(tx, now, payment.paymentLinkId, payment.resultCode);
   return bookOnOrder(tx, now, payment, how.before !== undefined);
+}
+
+async function bookOnLink(tx: Tx, now: Date, linkId: string, resultCode: string): Promise<void> {
+  const link = await tx.links.getForUpdate(linkId);
+  // Only a link waiting for this payment: an expired or completed one stays as it is.
+  if (link?.status === 'paymentPending') await recordLinkPayment(tx, now, link, resultCode);
 }
 
 /** Whether a payment's result is final: nothing the shopper or a clock does changes it any more. */
