@@ -505,6 +505,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sessionId}/paymentDetails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit details of a payment in a session
+         * @description Takes the next step of a session's payment that was not final, as the payment details operation does: the `redirectResult` the shopper came back with, the `threeDSResult` of a native 3D Secure 2 step (with the action's `paymentData` after a fingerprint; the answer to a fingerprint may be the next threeDS2 action), or only the `paymentData` of a QR-code action to read the current result. What Adyen's web library calls with the session data after an action (its sessions `submitDetails`). The payment must be one of this session's (422 code 14_005 otherwise, and nothing changes); a step is used once (422 code 704). It is answered also after the session expired, so that a step started in time can finish. The answer carries the session data and a `sessionResult` for the session result operation. A client-side operation, like paying in a session: a browser may send the credential's client key (`X-Client-Key` or the `clientKey` query parameter) from one of the credential's allowed origins; from another origin, or without one, the answer is 403 without CORS headers.
+         */
+        post: operations["sessionPaymentDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sessionId}/payments": {
         parameters: {
             query?: never;
@@ -516,7 +536,7 @@ export interface paths {
         put?: never;
         /**
          * Pay in a session
-         * @description Makes a card payment in a session, with the amount, reference and merchant account of the session. Refused when the session expired or already has an authorised payment. Test values are those of the payments operation. A client-side operation. Instead of an API key, a browser may send the credential's client key (`X-Client-Key` or the `clientKey` query parameter) from one of the credential's allowed origins; from another origin, or without one, the answer is 403 without CORS headers. A client key on any other operation is refused (401).
+         * @description Makes a payment in a session with any method the payments operation takes, for the amount, reference, merchant account and return URL of the session: what Adyen's web library (Drop-in, Components) calls with the session data and the component's state data. Refused when the session expired or already has an authorised payment. Test values are those of the payments operation. A payment that answers an action (a redirect, 3D Secure 2, a QR code) is finished with the session's payment details operation. A client-side operation: instead of an API key, a browser may send the credential's client key (`X-Client-Key` or the `clientKey` query parameter) from one of the credential's allowed origins; from another origin, or without one, the answer is 403 without CORS headers. A client key on any other operation is refused (401).
          */
         post: operations["sessionPayments"];
         delete?: never;
@@ -1130,101 +1150,116 @@ export interface components {
              */
             type?: "directdebit_GB";
         };
-        /** @description A gift card to check the balance of, against an amount. */
+        /** @description A gift card to check the balance of, against an amount: every property of Adyen's v71 `BalanceCheckRequest`. The check reads `merchantAccount`, `amount`, `paymentMethod` and `selectedBrand`; the other properties are accepted and say so ("Accepted; no effect in this service."); an unknown property is refused (422, code 192). */
         BalanceCheckRequest: {
+            /** @description The shopper's account with the merchant. Accepted; no effect in this service. */
             accountInfo?: components["schemas"]["AccountInfo"];
+            /** @description An extra amount. Accepted; no effect in this service. */
             additionalAmount?: components["schemas"]["Amount"];
+            /** @description Key-value pairs for particular payments. Accepted; no effect in this service. */
             additionalData?: components["schemas"]["StringMap"];
             amount: components["schemas"]["Amount"];
+            /** @description The software that sends the request. Accepted; no effect in this service. */
             applicationInfo?: components["schemas"]["ApplicationInfo"];
+            /** @description The shopper's billing address. Accepted; no effect in this service. */
             billingAddress?: components["schemas"]["Address"];
+            /** @description The shopper's browser. Accepted; no effect in this service. */
             browserInfo?: components["schemas"]["BrowserInfo"];
             /**
              * Format: int32
-             * @description Accepted for compatibility; a balance check captures nothing.
+             * @description Hours until automatic capture; a balance check captures nothing. Accepted; no effect in this service.
              */
             captureDelayHours?: number;
             /**
              * Format: date
-             * @description The shopper's date of birth.
+             * @description The shopper's date of birth. Accepted; no effect in this service.
              */
             dateOfBirth?: string;
+            /** @description A dynamic currency conversion quote. Accepted; no effect in this service. */
             dccQuote?: components["schemas"]["ForexQuote"];
+            /** @description The shopper's delivery address. Accepted; no effect in this service. */
             deliveryAddress?: components["schemas"]["Address"];
             /**
              * Format: date-time
              * @deprecated
-             * @description Deprecated delivery date.
+             * @description Deprecated delivery date. Accepted; no effect in this service.
              */
             deliveryDate?: string;
-            /** @description A device fingerprint. */
+            /** @description A device fingerprint. Accepted; no effect in this service. */
             deviceFingerprint?: string;
             /**
              * Format: int32
-             * @description An offset added to the fraud score.
+             * @description An offset added to the fraud score. Accepted; no effect in this service.
              */
             fraudOffset?: number;
+            /** @description Installment options. Accepted; no effect in this service. */
             installments?: components["schemas"]["Installments"];
+            /** @description The shopper statement in a local character set, by language. Accepted; no effect in this service. */
             localizedShopperStatement?: components["schemas"]["StringMap"];
-            /** @description The merchant category code. */
+            /** @description The merchant category code. Accepted; no effect in this service. */
             mcc?: string;
             /** @description The merchant account that checks the balance. */
             merchantAccount: string;
-            /** @description Links several payments of one order. */
+            /** @description Links several payments of one order. Accepted; no effect in this service. */
             merchantOrderReference?: string;
+            /** @description Risk indicators of the purchase. Accepted; no effect in this service. */
             merchantRiskIndicator?: components["schemas"]["MerchantRiskIndicator"];
+            /** @description Key-value pairs. Accepted; no effect in this service. */
             metadata?: components["schemas"]["StringMap"];
-            /** @description The order reference. */
+            /** @description The order reference. Accepted; no effect in this service (use `/orders`). */
             orderReference?: string;
             /** @description The gift card as string pairs: `type` (`giftcard` with a `brand`, or the brand itself such as `givex`), `number` or `encryptedCardNumber`, and `cvc` or `encryptedSecurityCode` (the PIN). */
             paymentMethod: components["schemas"]["StringMap"];
+            /** @description Recurring settings. Accepted; no effect in this service. */
             recurring?: components["schemas"]["Recurring"];
             /**
-             * @description The kind of recurring payment.
+             * @description The kind of recurring payment. Accepted; no effect in this service.
              * @enum {string}
              */
             recurringProcessingModel?: "CardOnFile" | "Subscription" | "UnscheduledCardOnFile";
-            /** @description The merchant's reference of the check. */
+            /** @description The merchant's reference of the check. Accepted; no effect in this service. */
             reference?: string;
             /** @description The gift card brand, when `paymentMethod` does not name it. */
             selectedBrand?: string;
-            /** @description A stored payment method to check. */
+            /** @description A stored payment method to check. Accepted; no effect in this service. */
             selectedRecurringDetailReference?: string;
-            /** @description The checkout session. */
+            /** @description The checkout session. Accepted; no effect in this service. */
             sessionId?: string;
-            /** @description The shopper's email address. */
+            /** @description The shopper's email address. Accepted; no effect in this service. */
             shopperEmail?: string;
             /**
-             * @description The sales channel.
+             * @description The sales channel. Accepted; no effect in this service.
              * @enum {string}
              */
             shopperInteraction?: "Ecommerce" | "ContAuth" | "Moto" | "POS";
-            /** @description The shopper's IP address. */
+            /** @description The shopper's IP address. Accepted; no effect in this service. */
             shopperIP?: string;
-            /** @description Language and country, for example `nl-NL`. */
+            /** @description Language and country, for example `nl-NL`. Accepted; no effect in this service. */
             shopperLocale?: string;
+            /** @description The shopper's name. Accepted; no effect in this service. */
             shopperName?: components["schemas"]["ShopperName"];
-            /** @description The merchant's identifier of the shopper. */
+            /** @description The merchant's identifier of the shopper. Accepted; no effect in this service. */
             shopperReference?: string;
-            /** @description Text on the shopper's statement. */
+            /** @description Text on the shopper's statement. Accepted; no effect in this service. */
             shopperStatement?: string;
-            /** @description The shopper's social security number. */
+            /** @description The shopper's social security number. Accepted; no effect in this service. */
             socialSecurityNumber?: string;
-            /** @description How an amount would be split. */
+            /** @description How an amount would be split. Accepted; no effect in this service. */
             splits?: components["schemas"]["Split"][];
-            /** @description The physical store. */
+            /** @description The physical store. Accepted; no effect in this service. */
             store?: string;
-            /** @description The shopper's telephone number. */
+            /** @description The shopper's telephone number. Accepted; no effect in this service. */
             telephoneNumber?: string;
+            /** @description Data for 3D Secure 2. Accepted; no effect in this service. */
             threeDS2RequestData?: components["schemas"]["ThreeDS2RequestData"];
             /**
              * @deprecated
-             * @description Deprecated; ignored.
+             * @description Deprecated. Accepted; no effect in this service.
              */
             threeDSAuthenticationOnly?: boolean;
-            /** @description The reporting group. */
+            /** @description The reporting group. Accepted; no effect in this service. */
             totalsGroup?: string;
-            /** @description Whether the shopper is trusted. */
+            /** @description Whether the shopper is trusted. Accepted; no effect in this service. */
             trustedShopper?: boolean;
         };
         /** @description The balance of a gift card, and whether it covers the amount asked about. */
@@ -3453,10 +3488,10 @@ export interface components {
             };
             amount: components["schemas"]["Amount"];
             /**
-             * @description The kind of event (see the webhook's description for when each is sent).
+             * @description The kind of event: Adyen's standard-webhook event codes. The payment flows send AUTHORISATION, AUTHORISATION_ADJUSTMENT, CANCELLATION, CANCEL_OR_REFUND, CAPTURE, CAPTURE_FAILED, OFFER_CLOSED, ORDER_CLOSED, ORDER_OPENED, RECURRING_CONTRACT, REFUND, REFUND_FAILED and TECHNICAL_CANCEL (see the webhook's description for when each is sent). The management API's webhook test also sends CHARGEBACK_REVERSED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA and REPORT_AVAILABLE, and for CUSTOM the code its notification names. The other codes are Adyen's (disputes, payouts, reports, …), listed so that a receiver written for Adyen's webhooks validates ours; this service does not send them.
              * @enum {string}
              */
-            eventCode: "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "CANCEL_OR_REFUND" | "CANCELLATION" | "CAPTURE" | "CAPTURE_FAILED" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "RECURRING_CONTRACT" | "REFUND" | "REFUND_FAILED" | "TECHNICAL_CANCEL";
+            eventCode: "ACH_NOTIFICATION_OF_CHANGE" | "AUTHENTICATION" | "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "AUTORESCUE" | "CANCELLATION" | "CANCEL_AUTORESCUE" | "CANCEL_OR_REFUND" | "CAPTURE" | "CAPTURE_FAILED" | "CHARGEBACK" | "CHARGEBACK_REVERSED" | "DIRECT_DEBIT_NOTICE_OF_CHANGE_NOTIFICATION" | "DISPUTE_DEFENSE_PERIOD_ENDED" | "DONATION" | "EXPIRE" | "HANDLED_EXTERNALLY" | "INFORMATION_SUPPLIED" | "ISSUER_COMMENTS" | "ISSUER_RESPONSE_TIMEFRAME_EXPIRED" | "MANUAL_REVIEW_ACCEPT" | "MANUAL_REVIEW_REJECT" | "NOTIFICATION_OF_CHARGEBACK" | "NOTIFICATION_OF_FRAUD" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "PAIDOUT_REVERSED" | "PAYOUT_DECLINE" | "PAYOUT_EXPIRE" | "PAYOUT_THIRDPARTY" | "PENDING" | "POSTPONED_REFUND" | "PREARBITRATION_ACCEPTED" | "PREARBITRATION_DECLINED" | "PREARBITRATION_ISSUER_WITHDRAWN" | "PREARBITRATION_LOST" | "PREARBITRATION_OPEN" | "PREARBITRATION_WON" | "PROCESS_RETRY" | "RECURRING_CONTRACT" | "REFUND" | "REFUNDED_REVERSED" | "REFUND_FAILED" | "REFUND_WITH_DATA" | "REPORT_AVAILABLE" | "REQUEST_FOR_INFORMATION" | "SCHEME_ARBITRATION" | "SCHEME_ARBITRATION_LOST" | "SCHEME_ARBITRATION_WON" | "SECOND_CHARGEBACK" | "TECHNICAL_CANCEL" | "VOID_PENDING_REFUND";
             /**
              * Format: date-time
              * @description When the event happened (server clock).
@@ -4177,6 +4212,8 @@ export interface components {
             channel?: "iOS" | "Android" | "Web";
             /** @description The checkout attempt identifier the client SDK made. Accepted; no effect in this service. */
             checkoutAttemptId?: string;
+            /** @description Sent by Adyen's web library (Drop-in and Components) in the state data a merchant passes on unchanged; not in Adyen's API reference. Accepted; no effect in this service. */
+            clientStateDataIndicator?: boolean;
             company?: components["schemas"]["Company"];
             /**
              * @deprecated
@@ -4291,7 +4328,7 @@ export interface components {
             /** @description Text on the shopper's bank statement. Accepted; no effect in this service. */
             shopperStatement?: string;
             shopperTaxInfo?: components["schemas"]["ShopperTaxInfo"];
-            /** @description The shopper's social security number. Accepted; no effect in this service. */
+            /** @description The shopper's social security number (CPF or CNPJ in Brazil): Boleto needs it; for other methods accepted with no effect. */
             socialSecurityNumber?: string;
             /** @description How the amount is split. Accepted; no effect in this service. */
             splits?: components["schemas"]["Split"][];
@@ -4651,7 +4688,7 @@ export interface components {
             /** @description The start date of the agreement (ISO 8601 date). */
             startsAt?: string;
         };
-        /** @description How chargebacks are booked on a platform. */
+        /** @description How chargebacks are booked on a platform. Accepted; no effect in this service (a modification answers it back, as Adyen's does). */
         PlatformChargebackLogic: {
             /**
              * @description How the disputed amount is deducted.
@@ -4932,17 +4969,58 @@ export interface components {
             pspReference?: string;
             resultCode?: components["schemas"]["ResultCode"];
         };
-        /** @description A payment in a session; amount, reference and merchant account come from the session. */
+        /** @description The next step of a payment in a session, as Adyen's web library sends it after an action: the session data, the component's `details` and, where the action had one, its `paymentData`. */
+        SessionPaymentDetailsRequest: {
+            details: components["schemas"]["PaymentCompletionDetails"];
+            /** @description The `paymentData` of the action, where it had one. */
+            paymentData?: string;
+            /** @description The latest `sessionData` of the session. */
+            sessionData: string;
+        };
+        /** @description A payment in a session, as Adyen's web library (Drop-in, Components) sends it: the session data and the component's state data, passed on unchanged. Amount, reference, merchant account and return URL come from the session. Each property is typed as on the payments operation's request; an unknown property is refused (422, code 192). */
         SessionPaymentRequest: {
+            /** @description The shopper's bank account (open invoice components). Accepted; no effect in this service. */
+            bankAccount?: components["schemas"]["CheckoutBankAccount"];
+            /** @description The shopper's billing address, as the component collected it (Boleto, cards asking for it); takes the place of the session's. */
+            billingAddress?: components["schemas"]["Address"];
             browserInfo?: components["schemas"]["BrowserInfo"];
+            /** @description The checkout attempt identifier the client SDK made. Accepted; no effect in this service. */
+            checkoutAttemptId?: string;
+            /** @description Sent by Adyen's web library (Drop-in and Components) in every state data; not in Adyen's API reference. Accepted; no effect in this service. */
+            clientStateDataIndicator?: boolean;
+            /** @description The shopper's company (open invoice components). Accepted; no effect in this service. */
+            company?: components["schemas"]["Company"];
+            /**
+             * @deprecated
+             * @description Deprecated; use `checkoutAttemptId`. Accepted; no effect in this service.
+             */
+            conversionId?: string;
+            /** @description The shopper's date of birth, `YYYY-MM-DD` (or a full ISO 8601 date-time). Accepted; no effect in this service. */
+            dateOfBirth?: string | unknown | unknown;
+            /** @description The shopper's delivery address, as the component collected it. Accepted; no effect in this service. */
+            deliveryAddress?: components["schemas"]["DeliveryAddress"];
+            /** @description The installments the shopper chose in the card component. Accepted; no effect in this service. */
+            installments?: components["schemas"]["Installments"];
+            /** @description The order the component holds. Accepted; no effect in this service (a session payment pays the session's whole amount). */
+            order?: components["schemas"]["EncryptedOrderData"];
+            /** @description The origin of the shopper's page. Accepted; no effect in this service. */
+            origin?: string;
             paymentMethod: components["schemas"]["CheckoutPaymentMethod"];
             riskData?: components["schemas"]["RiskData"];
-            /** @description The `sessionData` of the session. */
+            /** @description The latest `sessionData` of the session. */
             sessionData: string;
-            /** @description With the session's shopper, store the card (when the session allows it). */
+            /** @description The shopper's email address, as the component collected it; takes the place of the session's. */
+            shopperEmail?: string;
+            /** @description The shopper's name, as the component collected it (Boleto); takes the place of the session's. */
+            shopperName?: components["schemas"]["ShopperName"];
+            /** @description The shopper's social security number, as the component collected it (Boleto: CPF or CNPJ); takes the place of the session's. */
+            socialSecurityNumber?: string;
+            /** @description The shopper's consent to store the card, when the session's `storePaymentMethodMode` is `askForConsent`. */
             storePaymentMethod?: boolean;
+            /** @description The shopper's telephone number, as the component collected it. Accepted; no effect in this service. */
+            telephoneNumber?: string;
         };
-        /** @description The result of a payment in a session. */
+        /** @description The result of a payment in a session, or of its next step. */
         SessionPaymentResponse: {
             /** @description What the shopper or client must do next, as for the payments operation. */
             action?: components["schemas"]["CheckoutAwaitAction"] | components["schemas"]["CheckoutBankTransferAction"] | components["schemas"]["CheckoutDelegatedAuthenticationAction"] | components["schemas"]["CheckoutNativeRedirectAction"] | components["schemas"]["CheckoutQrCodeAction"] | components["schemas"]["CheckoutRedirectAction"] | components["schemas"]["CheckoutSdkAction"] | components["schemas"]["CheckoutThreeDS2Action"] | components["schemas"]["CheckoutVoucherAction"];
@@ -5295,7 +5373,7 @@ export interface components {
             whiteListStatus?: string;
             workPhone?: components["schemas"]["Phone"];
         };
-        /** @description Data for the 3D Secure 2 authentication of a payment (the EMVCo request fields the merchant supplies). */
+        /** @description Data for the 3D Secure 2 authentication of a payment (the EMVCo request fields the merchant supplies). Accepted; no effect in this service: the sandbox's 3D Secure 2 follows the test card, and `authenticationData.threeDSRequestData.nativeThreeDS` chooses native or redirect. */
         ThreeDS2RequestFields: {
             acctInfo?: components["schemas"]["AcctInfo"];
             /**
@@ -6978,6 +7056,60 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sessionPaymentDetails: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The credential's client key, when a browser calls without an API key (Adyen's web Drop-in sends it here). Used only from the credential's allowed origins.
+                 * @example test_4C1B7A0E9D2F3C6B5A8E7D0C1B2A3F4E5D6C7B8A9E0F1D2C
+                 */
+                clientKey?: components["parameters"]["ClientKeyQuery"];
+            };
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The credential's client key, when a browser calls without an API key. Used only from the credential's allowed origins (the `Origin` header must be on the list).
+                 * @example test_4C1B7A0E9D2F3C6B5A8E7D0C1B2A3F4E5D6C7B8A9E0F1D2C
+                 */
+                "X-Client-Key"?: components["parameters"]["ClientKeyHeader"];
+            };
+            path: {
+                /**
+                 * @description The `id` of the session.
+                 * @example CS451F2AB1ED897A94
+                 */
+                sessionId: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionPaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description Submit details of a payment in a session: done. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPaymentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
         };

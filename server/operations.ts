@@ -61,6 +61,7 @@ export const OPERATIONS = {
   getBalanceOfGiftCard: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: orders.getBalanceOfGiftCard },
   sessions: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: sessions.sessions },
   sessionPayments: { requires: CHECKOUT_ROLES, scope: 'resource', clientKey: true, handler: sessions.sessionPayments },
+  sessionPaymentDetails: { requires: CHECKOUT_ROLES, scope: 'resource', clientKey: true, handler: sessions.sessionPaymentDetails },
   getResultOfPaymentSession: { requires: CHECKOUT_ROLES, scope: 'resource', handler: sessions.getResultOfPaymentSession },
   paymentMethods: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.paymentMethods },
   cardDetails: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: paymentMethods.cardDetails },

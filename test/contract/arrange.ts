@@ -215,6 +215,16 @@ export const ARRANGE: Record<string, Arrange> = {
     const created = await session(target);
     return { path: { sessionId: created.id }, body: { ...(c.body as object), sessionData: created.sessionData } };
   },
+  sessionPaymentDetails: async (target, c) => {
+    const created = await session(target);
+    const paid = await post(target, `/sessions/${created.id}/payments`, {
+      sessionData: created.sessionData,
+      paymentMethod: { ...card, encryptedCardNumber: 'test_4212345678910006' },
+    });
+    const complete = await fetch(`${paid.action.url}/complete?outcome=authorised`, { redirect: 'manual' });
+    const redirectResult = new URL(complete.headers.get('location')!).searchParams.get('redirectResult');
+    return { path: { sessionId: created.id }, body: { ...(c.body as object), sessionData: created.sessionData, details: { redirectResult } } };
+  },
   getResultOfPaymentSession: async (target) => {
     const created = await session(target);
     const paid = await post(target, `/sessions/${created.id}/payments`, { sessionData: created.sessionData, paymentMethod: card });

@@ -93,6 +93,7 @@ const ROWS: Record<string, Row> = {
   getBalanceOfGiftCard: checkoutMerchant('merchantBody'),
   sessions: checkoutMerchant('merchantBody'),
   sessionPayments: checkoutResource(422, '14_0021'),
+  sessionPaymentDetails: checkoutResource(422, '14_0021'),
   getResultOfPaymentSession: checkoutResource(422, '14_0021'),
   paymentMethods: checkoutMerchant('merchantBody'),
   cardDetails: checkoutMerchant('merchantBody'),

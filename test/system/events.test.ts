@@ -3,6 +3,7 @@ import { verifyHmacSignature } from '../../client/webhooks.js';
 import type { Store } from '../../server/store/tx.js';
 import { hmacValidator } from '../helpers/adyen-library.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
+import { advanceClock } from '../helpers/methods.js';
 import { authorisedPayment, eur } from '../helpers/payments.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
@@ -224,6 +225,85 @@ describe('Webhook delivery', () => {
     expect(
       (await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount, amount: eur(1000) } })).response.status,
     ).toBe(201);
+  });
+});
+
+describe('Webhook delivery of what the sandbox clock settles and of test events', () => {
+  /** Every body received is valid against the webhook spec and signed; the items as `code:success`, sorted. */
+  function validatedItems(): string[] {
+    for (const { notification } of receiver.received) expect(validate('#/components/schemas/NotificationRequest', notification)).toEqual([]);
+    for (const item of receiver.items()) expect(verifyHmacSignature(hmacKey, item)).toBe(true);
+    return receiver
+      .items()
+      .map((i) => `${i.eventCode}:${i.success}`)
+      .sort();
+  }
+  const pay = async (overrides: Record<string, unknown>) => (await server.checkout.POST('/payments', { body: buildPaymentRequest(overrides as never) })).data!;
+
+  test('When vouchers are paid or expire, debits settle, redirects and QR codes are abandoned and an order expires, then each event arrives valid against the spec', async () => {
+    const multibanco = await pay({ paymentMethod: { type: 'multibanco' } });
+    expect((await fetch(`${(multibanco.action as { downloadUrl: string }).downloadUrl}/pay`, { method: 'POST' })).status).toBe(200);
+    await pay({
+      amount: { currency: 'BRL', value: 15000 },
+      shopperName: { firstName: 'José', lastName: 'Silva' },
+      socialSecurityNumber: '56861752509',
+      billingAddress: { street: 'Rua Funcionarios', houseNumberOrName: '952', city: 'São Paulo', postalCode: '04386040', stateOrProvince: 'SP', country: 'BR' },
+      paymentMethod: { type: 'boletobancario' },
+    });
+    expect((await pay({ paymentMethod: { type: 'sepadirectdebit', iban: 'NL13TEST0123456789', ownerName: 'A. Klaassen' } })).resultCode).toBe('Received');
+    expect((await pay({ paymentMethod: { type: 'ideal' } })).resultCode).toBe('RedirectShopper');
+    expect((await pay({ paymentMethod: { type: 'bcmc_mobile' } })).resultCode).toBe('Pending');
+    const expiresAt = new Date(server.clock.now().getTime() + 3600_000).toISOString();
+    const order = (await server.checkout.POST('/orders', { body: { merchantAccount, reference: 'events-expiring-order', amount: eur(3000), expiresAt } }))
+      .data!;
+    const giftCard = { type: 'giftcard', brand: 'givex', number: '6036283997595793321', cvc: '1234' };
+    expect(
+      (await pay({ amount: eur(1000), paymentMethod: giftCard, order: { pspReference: order.pspReference, orderData: order.orderData } })).resultCode,
+    ).toBe('Authorised');
+
+    // Past every expiry: the order and the redirect (an hour), the QR code (15 minutes), the debit (a day), the vouchers (3 and 5 days).
+    for (const seconds of [3600 + 60, 24 * 3600, 4 * 24 * 3600]) await advanceClock(server, seconds);
+
+    expect(validatedItems()).toEqual(
+      [
+        // Multibanco, paid on the voucher page.
+        'AUTHORISATION:true',
+        'CAPTURE:true',
+        // Boleto, unpaid at its expiry.
+        'OFFER_CLOSED:true',
+        // SEPA Direct Debit, settled a day later.
+        'AUTHORISATION:true',
+        // iDEAL, abandoned; Bancontact mobile, never scanned.
+        'OFFER_CLOSED:true',
+        'OFFER_CLOSED:true',
+        // The order: opened, paid in part by the gift card, expired (its payment cancelled).
+        'ORDER_OPENED:true',
+        'AUTHORISATION:true',
+        'CANCELLATION:true',
+        'ORDER_CLOSED:false',
+        'OFFER_CLOSED:true',
+      ].sort(),
+    );
+  });
+
+  test('When the management test call sends each of its event types, then every one arrives valid against the spec', async () => {
+    const types = [
+      'AUTHORISATION',
+      'CHARGEBACK_REVERSED',
+      'ORDER_CLOSED',
+      'ORDER_OPENED',
+      'PAIDOUT_REVERSED',
+      'PAYOUT_THIRDPARTY',
+      'REFUNDED_REVERSED',
+      'REFUND_WITH_DATA',
+      'REPORT_AVAILABLE',
+    ];
+    const tested = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', {
+      params: { path: { merchantId: merchantAccount, webhookId } },
+      body: { types: [...types, 'CUSTOM'], notification: { eventCode: 'PENDING', success: false, amount: eur(500) } },
+    });
+    expect(tested.data?.data?.map((t) => t.status)).toEqual(Array(types.length + 1).fill('success'));
+    expect(validatedItems()).toEqual([...types.map((t) => `${t}:true`), 'PENDING:false'].sort());
   });
 });
 

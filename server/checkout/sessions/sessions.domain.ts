@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { requireMerchantAccount, reaches } from '../../kernel/auth/credentials.js';
+import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import {
   ApiError,
   ERR_EXPIRES_AT_INVALID,
+  ERR_INVALID_DETAILS,
   ERR_EXPIRES_AT_TOO_LATE,
   ERR_SESSION_COMPLETED,
   ERR_SESSION_DATA,
@@ -13,7 +15,15 @@ import {
 import type { CheckoutSession, Credential, Payment } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import { type PaymentContext, type PaymentInput, type PaymentMethodInput, makePayment, type PaymentOutcome } from '../payments/payments.domain.js';
+import {
+  type DetailsInput,
+  makePayment,
+  type PaymentContext,
+  type PaymentInput,
+  type PaymentMethodInput,
+  type PaymentOutcome,
+  submitPaymentDetails,
+} from '../payments/payments.domain.js';
 import { keptFields } from '../kept-fields.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -85,22 +95,38 @@ async function visibleSession(tx: Tx, credential: Credential, id: string): Promi
   return session;
 }
 
+/**
+ * What the client sends to pay in a session: the session data and the component's state data.
+ * The shopper details a component collects (Boleto's payer, a card's billing address) take the
+ * place of the session's; the rest of the state data is accepted with no effect.
+ */
 export interface SessionPaymentInput {
   sessionData: string;
   paymentMethod: PaymentMethodInput;
   storePaymentMethod?: boolean;
+  shopperEmail?: string;
+  shopperName?: PaymentInput['shopperName'];
+  socialSecurityNumber?: string;
+  billingAddress?: PaymentInput['billingAddress'];
+}
+
+/** What a client-side session call did: the session, the payment as it stands, the result to read it with. */
+export interface SessionStep {
+  session: CheckoutSession;
+  outcome: PaymentOutcome;
+  sessionResult: string;
+}
+
+/** The session a client-side call names, when the credential reaches it and the session data is its own. */
+async function sessionOfData(tx: Tx, credential: Credential, id: string, sessionData: string, mac: Mac): Promise<CheckoutSession> {
+  const session = await visibleSession(tx, credential, id);
+  if (opened('session', sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
+  return session;
 }
 
 /** POST /sessions/{id}/payments: a payment with the session's amount and reference, while the session is open. */
-export async function payInSession(
-  ctx: PaymentContext,
-  credential: Credential,
-  id: string,
-  input: SessionPaymentInput,
-  mac: Mac,
-): Promise<{ session: CheckoutSession; outcome: PaymentOutcome; sessionResult: string }> {
-  const session = await visibleSession(ctx.tx, credential, id);
-  if (opened('session', input.sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
+export async function payInSession(ctx: PaymentContext, credential: Credential, id: string, input: SessionPaymentInput, mac: Mac): Promise<SessionStep> {
+  const session = await sessionOfData(ctx.tx, credential, id, input.sessionData, mac);
   if (Date.parse(session.expiresAt) <= ctx.now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
   const earlier = await ctx.tx.payments.ofSession(id);
   if (earlier.some((p) => p.resultCode === 'Authorised')) throw new ApiError(ERR_SESSION_COMPLETED);
@@ -130,7 +156,48 @@ export async function payInSession(
     ...(store && { storePaymentMethod: true }),
     ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
     ...methodFields(f),
+    ...collectedFields(input),
   });
+  return { session, outcome, sessionResult: seal('result', id, mac) };
+}
+
+/** The shopper details the client's component collected, which take the place of the session's. */
+function collectedFields(input: SessionPaymentInput): Partial<PaymentInput> {
+  const fields: Partial<PaymentInput> = {};
+  if (input.shopperEmail !== undefined) fields.shopperEmail = input.shopperEmail;
+  if (input.shopperName !== undefined) fields.shopperName = input.shopperName;
+  if (input.socialSecurityNumber !== undefined) fields.socialSecurityNumber = input.socialSecurityNumber;
+  if (input.billingAddress !== undefined) fields.billingAddress = input.billingAddress;
+  return fields;
+}
+
+export interface SessionDetailsInput extends DetailsInput {
+  sessionData: string;
+}
+
+/**
+ * POST /sessions/{id}/paymentDetails: the next step of one of the session's payments, as
+ * /payments/details takes it. Answered also after the session expired, so that a step started
+ * in time can finish. The step names its payment (a redirect result, the action's paymentData or
+ * authorisation token); one of another session is refused, and the transaction takes back what
+ * the step wrote, so the step stays usable in its own session.
+ */
+export async function submitDetailsInSession(
+  ctx: PaymentContext,
+  credential: Credential,
+  signer: RedirectSigner,
+  id: string,
+  input: SessionDetailsInput,
+  mac: Mac,
+): Promise<SessionStep> {
+  const session = await sessionOfData(ctx.tx, credential, id, input.sessionData, mac);
+  const outcome = await submitPaymentDetails(ctx, credential, signer, {
+    details: input.details,
+    ...(input.paymentData !== undefined && { paymentData: input.paymentData }),
+  });
+  if (outcome.payment.sessionId !== id) {
+    throw new ApiError(ERR_INVALID_DETAILS, { message: `Invalid payment method details: they are for a payment that is not one of session ${id}` });
+  }
   return { session, outcome, sessionResult: seal('result', id, mac) };
 }
 

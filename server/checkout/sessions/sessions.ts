@@ -2,7 +2,7 @@ import { command, operation } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
 import { flowOfPayment } from '../payments/methods/index.js';
 import { toPaymentResponse } from '../payments/payments.js';
-import { createSession, payInSession, sessionResult } from './sessions.domain.js';
+import { createSession, payInSession, type SessionStep, sessionResult, submitDetailsInSession } from './sessions.domain.js';
 
 /** POST /sessions */
 export const sessions = command('sessions')(async ({ tx, body, caller, req }, deps) => {
@@ -21,24 +21,43 @@ export const sessions = command('sessions')(async ({ tx, body, caller, req }, de
   };
 });
 
-/** POST /sessions/{sessionId}/payments */
-export const sessionPayments = command('sessionPayments')(async ({ tx, body, path, caller, req }, deps) => {
-  const {
-    session,
-    outcome,
-    sessionResult: result,
-  } = await payInSession({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, path.sessionId, body, (t) =>
-    deps.redirects.mac(t),
-  );
-  const payment = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
+/**
+ * The answer to a client-side session call: the payment's result and next action, the session
+ * data for the next call and the session result to read. After a details step only a 3D Secure 2
+ * action is answered, as /payments/details does.
+ */
+function sessionAnswer({ session, outcome, sessionResult }: SessionStep, baseUrl: string, step: 'payment' | 'details') {
+  const payment = toPaymentResponse(outcome, baseUrl);
+  const action = step === 'payment' || payment.action?.type === 'threeDS2' ? payment.action : undefined;
   return {
     pspReference: payment.pspReference,
     resultCode: payment.resultCode,
-    ...(payment.action && { action: payment.action }),
+    ...(action && { action }),
     ...(payment.refusalReason && { refusalReason: payment.refusalReason }),
     sessionData: session.sessionData,
-    sessionResult: result,
+    sessionResult,
   };
+}
+
+/** POST /sessions/{sessionId}/payments */
+export const sessionPayments = command('sessionPayments')(async ({ tx, body, path, caller, req }, deps) => {
+  const paid = await payInSession({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, path.sessionId, body, (t) =>
+    deps.redirects.mac(t),
+  );
+  return sessionAnswer(paid, baseUrlOf(req, deps.config.publicBaseUrl), 'payment');
+});
+
+/** POST /sessions/{sessionId}/paymentDetails */
+export const sessionPaymentDetails = command('sessionPaymentDetails')(async ({ tx, body, path, caller, req }, deps) => {
+  const submitted = await submitDetailsInSession(
+    { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
+    caller.credential,
+    deps.redirects,
+    path.sessionId,
+    body,
+    (t) => deps.redirects.mac(t),
+  );
+  return sessionAnswer(submitted, baseUrlOf(req, deps.config.publicBaseUrl), 'details');
 });
 
 /** GET /sessions/{sessionId} */

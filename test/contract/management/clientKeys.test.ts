@@ -103,9 +103,69 @@ describe('POST /sessions/{sessionId}/payments with a client key', () => {
   });
 });
 
+/** What a browser on `origin` sends, with the client key in the query as Adyen's web library does, to a session's client-side operation. */
+function fromBrowser(sessionId: string, operation: 'payments' | 'paymentDetails', body: Record<string, unknown>, clientKey: string, origin: string) {
+  return fetch(`${server.checkoutUrl}/sessions/${sessionId}/${operation}?clientKey=${encodeURIComponent(clientKey)}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify(body),
+  });
+}
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+
+describe('POST /sessions/{sessionId}/paymentDetails with a client key', () => {
+  test('When a browser on an allowed origin finishes a 3D Secure redirect of a session payment with the client key, then the payment is authorised', async () => {
+    const credential = await shopCredential();
+    const s = await session();
+    const started = await fromBrowser(s.id, 'payments', { sessionData: s.sessionData, paymentMethod: rawCard('4212345678910006') }, credential.clientKey, SHOP);
+    const paid = (await started.json()) as { resultCode: string; action: { url: string } };
+    expect(paid).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect' } });
+    const complete = await fetch(`${paid.action.url}/complete?outcome=authorised`, { redirect: 'manual' });
+    const redirectResult = new URL(complete.headers.get('location')!).searchParams.get('redirectResult');
+    const response = await fromBrowser(s.id, 'paymentDetails', { sessionData: s.sessionData, details: { redirectResult } }, credential.clientKey, SHOP);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(await response.json()).toMatchObject({ resultCode: 'Authorised', sessionData: s.sessionData, sessionResult: expect.any(String) });
+  });
+
+  test('When a browser on an allowed origin answers native 3D Secure 2 with the client key, then fingerprint and challenge complete the session payment; from another origin it is refused and the payment still waits', async () => {
+    const credential = await shopCredential();
+    const { data: s } = await server.checkout.POST('/sessions', {
+      body: {
+        merchantAccount: ecom,
+        amount: eur(1000),
+        reference: 'client-key-native',
+        returnUrl: 'https://shop.example.com/return',
+        authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } },
+      },
+    });
+    const sessionData = s!.sessionData!;
+    const started = await fromBrowser(s!.id, 'payments', { sessionData, paymentMethod: rawCard('5000550000000029') }, credential.clientKey, SHOP);
+    const fingerprint = (await started.json()) as { resultCode: string; action: { paymentData: string } };
+    expect(fingerprint.resultCode).toBe('IdentifyShopper');
+    const fingerprintStep = { sessionData, details: { threeDSResult: b64({ threeDSCompInd: 'U' }) }, paymentData: fingerprint.action.paymentData };
+
+    const elsewhere = await fromBrowser(s!.id, 'paymentDetails', fingerprintStep, credential.clientKey, 'https://evil.example.com');
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+
+    const challenged = (await (await fromBrowser(s!.id, 'paymentDetails', fingerprintStep, credential.clientKey, SHOP)).json()) as {
+      resultCode: string;
+      action: { authorisationToken: string };
+    };
+    expect(challenged).toMatchObject({ resultCode: 'ChallengeShopper', action: { type: 'threeDS2', subtype: 'challenge' } });
+    const challengeStep = { sessionData, details: { threeDSResult: b64({ transStatus: 'Y', authorisationToken: challenged.action.authorisationToken }) } };
+    expect((await fromBrowser(s!.id, 'paymentDetails', challengeStep, credential.clientKey, 'https://evil.example.com')).status).toBe(403);
+    const done = await fromBrowser(s!.id, 'paymentDetails', challengeStep, credential.clientKey, SHOP);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ resultCode: 'Authorised' });
+  });
+});
+
 describe('A client key on a server-side operation', () => {
   test.each([
     ['checkout', 'POST', '/payments'],
+    ['checkout', 'POST', '/payments/details'],
     ['checkout', 'POST', '/sessions'],
     ['checkout', 'GET', '/sandbox/clock'],
     ['management', 'GET', '/me'],
