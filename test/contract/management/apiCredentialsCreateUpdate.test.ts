@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCheckoutClient, createManagementClient } from '../../../client/index.js';
 import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../../server/kernel/auth/roles.js';
 import { DEMO } from '../../../server/seed.js';
-import { buildPaymentRequest } from '../../helpers/factories.js';
+import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { insertCredential } from '../../helpers/boundary.js';
 import { freshDatabase, TEST_ENGINE } from '../../helpers/database.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
@@ -282,22 +282,35 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
 });
 
 (TEST_ENGINE === 'postgres' ? describe : describe.skip)('PATCH /companies/{companyId}/apiCredentials/{apiCredentialId} on two instances', () => {
-  test('When one instance deactivates a credential, then the other refuses its key at once', async () => {
+  test('When one instance deactivates a credential, then the other refuses its key, its client key and its password at once', async () => {
     const database = await freshDatabase();
     const a = await startServer(database.config);
     const b = await startServer(database.config);
     try {
+      const shop = 'https://www.shop-two-instances.example.com';
       const { data: created } = await a.management.POST('/companies/{companyId}/apiCredentials', {
         params: { path: { companyId } },
-        body: { roles: [ROLES.checkout] },
+        body: { roles: [ROLES.checkout], associatedMerchantAccounts: [ecom], allowedOrigins: [shop] },
       });
-      const onB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': created!.apiKey } });
-      expect((await onB()).status).toBe(200);
+      const keyOnB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': created!.apiKey } });
+      const passwordOnB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: basic(created!.username, created!.password) });
+      // What a browser on the shop sends to pay in a session with the client key.
+      const clientKeyOnB = async () => {
+        const { data: session } = await b.checkout.POST('/sessions', {
+          body: { merchantAccount: ecom, amount: { currency: 'EUR', value: 1000 }, reference: 'two-instances', returnUrl: `${shop}/return` },
+        });
+        return fetch(`${b.checkoutUrl}/sessions/${session!.id}/payments`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Client-Key': created!.clientKey, Origin: shop },
+          body: JSON.stringify({ sessionData: session!.sessionData, paymentMethod: rawCard('4111111111111111') }),
+        });
+      };
+      expect([(await keyOnB()).status, (await passwordOnB()).status, (await clientKeyOnB()).status]).toEqual([200, 200, 200]);
       await a.management.PATCH('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
         params: { path: { companyId, apiCredentialId: created!.id } },
         body: { active: false },
       });
-      expect((await onB()).status).toBe(401);
+      expect([(await keyOnB()).status, (await passwordOnB()).status, (await clientKeyOnB()).status]).toEqual([401, 401, 401]);
     } finally {
       await b.stop();
       await a.stop();
