@@ -1648,6 +1648,58 @@ export interface components {
             merchant?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
         };
+        /**
+         * @description An API credential role, by Adyen's name; `examples` lists every name this service knows. The roles it acts on are the ones its operations ask for: `Checkout webservice role`, `Merchant PAL Webservice role` and the `Management API - …` roles other than terminal ordering. The others are the further roles Adyen documents (https://docs.adyen.com/development-resources/api-credentials/roles and the Management API's examples: `Merchant Recurring role`, `Checkout encrypted cardholder data`, `API PCI Payments role`, `Merchant Report Download role`, `Management API - Terminal ordering read` and the rest of the list after `Management API - Users read and write`): a credential can be given them, and they are stored, listed and shown, but they have no effect in this service. Either kind is granted only by a caller that holds it. Adyen's other spellings of a name (`Management API—Webhooks read`, `Management API — Webhooks read`, another letter case) name the same role, which is stored as spelled here. Any other name is refused with 422.
+         * @example Checkout webservice role
+         * @example Merchant PAL Webservice role
+         * @example Management API - Accounts read
+         * @example Management API - Accounts read and write
+         * @example Management API - API credentials read and write
+         * @example Management API - Android files read
+         * @example Management API - Android files read and write
+         * @example Management API - Terminal actions read
+         * @example Management API - Terminal actions read and write
+         * @example Management API - Terminal settings read
+         * @example Management API - Terminal settings read and write
+         * @example Management API - Terminal settings Advanced read and write
+         * @example Management API - SplitConfiguration read and write
+         * @example Management API - Payout Account Settings Read
+         * @example Management API - Payout Account Settings Read And Write
+         * @example Management API - Payment methods read
+         * @example Management API - Payment methods read and write
+         * @example Management API - Webhooks read
+         * @example Management API - Webhooks read and write
+         * @example Management API - Stores read
+         * @example Management API - Stores read and write
+         * @example Management API - Assign Terminal
+         * @example Management API - Users read and write
+         * @example Merchant Recurring role
+         * @example Checkout encrypted cardholder data
+         * @example Data Protection API
+         * @example API PCI Payments role
+         * @example API Payment RefundWithData
+         * @example API Clientside Encryption Payments role
+         * @example API tokenise payment details
+         * @example General API Payments role
+         * @example API Supply MPI data with Payments
+         * @example API Authorise Referred Payments
+         * @example API to retrieve authentication data
+         * @example API surcharge cost estimation and regulatory information
+         * @example CSC Tokenization Webservice role
+         * @example ThreeDSecure WebService Role
+         * @example Mastercard inControl service
+         * @example Merchant iDeal-API Webservice role
+         * @example Merchant PAL Donation role
+         * @example Merchant PAL Charity role
+         * @example Merchant Payout role
+         * @example Store payout detail
+         * @example Store payout detail and submit payout - withdrawal
+         * @example Merchant Report Download role
+         * @example Merchant Rss feed role
+         * @example Management API - Terminal ordering read
+         * @example Management API - Terminal ordering read and write
+         */
+        ApiCredentialRole: string;
         /** @description Apple Pay details. */
         ApplePayInfo: {
             /** @description The domains Apple Pay is shown on. */
@@ -1778,8 +1830,8 @@ export interface components {
             associatedMerchantAccounts?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
         };
         /** @description A new company-level API credential, with its API key and password (shown only here). */
         CreateCompanyApiCredentialResponse: {
@@ -1912,8 +1964,8 @@ export interface components {
             allowedOrigins?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
         };
         /** @description A new user of the merchant account. No password is set: the user would set one through an activation link. */
         CreateMerchantUserRequest: {
@@ -3821,8 +3873,8 @@ export interface components {
             associatedMerchantAccounts?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
             /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
             subjectDN?: string;
         };
@@ -3903,8 +3955,8 @@ export interface components {
             allowedOrigins?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
             /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
             subjectDN?: string;
         };
