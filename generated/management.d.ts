@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a webhook
-         * @description Creates a company webhook that receives the standard events (payments, modifications, orders, tokens) of the company's merchant accounts that its filter takes in (all, only the listed, or all but the listed), as JSON, signed once an HMAC key is generated. Needs a company-level credential with Management API - Webhooks read and write.
+         * @description Creates a company webhook that receives the standard events (payments, modifications, orders, tokens) of the company's merchant accounts that its filter takes in (all, only the listed, or all but the listed), as JSON, signed once an HMAC key is generated. Webhooks of Adyen's other types are kept too, but receive only the test call's events (see WebhookType). Needs a company-level credential with Management API - Webhooks read and write.
          */
         post: operations["setUpCompanyWebhook"];
         delete?: never;
@@ -1127,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a webhook
-         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated; event codes can be limited with `additionalSettings`. Needs Management API - Webhooks read and write.
+         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated; event codes can be limited with `additionalSettings`. Webhooks of Adyen's other types are kept too, but receive only the test call's events (see WebhookType). Needs Management API - Webhooks read and write.
          */
         post: operations["setUpWebhook"];
         delete?: never;
@@ -1948,11 +1948,7 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            type: components["schemas"]["WebhookType"];
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -2022,11 +2018,7 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            type: components["schemas"]["WebhookType"];
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -3796,7 +3788,7 @@ export interface components {
             /** @description The merchant accounts to send test events for; each must be covered by the webhook. Default: every account the webhook covers (at most 20; name up to 20 when it covers more). */
             merchantIds?: string[];
             notification?: components["schemas"]["CustomNotification"];
-            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
+            /** @description The test events to send, each to each merchant account; which ones depends on the webhook's type. `standard`: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`); default CUSTOM when `notification` is given, else AUTHORISATION. `banktransfer-notification` and `pending-notification`: PENDING. `report-notification`: REPORT_AVAILABLE. `ideal-notification`: AUTHORISATION. Each of these four sends its one type by default. Another combination, or a test of a webhook type without test events, is refused with 422. */
             types?: string[];
         };
         /** @description What happened when the test event was sent. */
@@ -3820,7 +3812,7 @@ export interface components {
         /** @description Send test events to the webhook now. */
         TestWebhookRequest: {
             notification?: components["schemas"]["CustomNotification"];
-            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
+            /** @description The test events to send, each to each merchant account; which ones depends on the webhook's type. `standard`: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`); default CUSTOM when `notification` is given, else AUTHORISATION. `banktransfer-notification` and `pending-notification`: PENDING. `report-notification`: REPORT_AVAILABLE. `ideal-notification`: AUTHORISATION. Each of these four sends its one type by default. Another combination, or a test of a webhook type without test events, is refused with 422. */
             types?: string[];
         };
         /** @description The results of the test. */
@@ -4015,11 +4007,6 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type?: "standard";
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url?: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -4319,18 +4306,15 @@ export interface components {
             networkType?: "local" | "public";
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            /** @description The kind of webhook: one of the values of WebhookType, the type it was set up with. A string, as in Adyen's Webhook, so that a type added later is no surprise to a client. Only `standard` webhooks receive this service's events; the others receive only the test call's. */
+            type: string;
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
         };
         /**
-         * @description An event code of Adyen's standard webhooks (the webhooks of Adyen's Webhooks API v1 and the codes its notification items name, with PENDING of the test types). This service raises AUTHORISATION, CANCELLATION, CAPTURE, ORDER_OPENED, RECURRING_CONTRACT and REFUND today; a filter may name any of them.
+         * @description An event code of Adyen's standard webhooks (the webhooks of Adyen's Webhooks API v1 and the codes its notification items name, with PENDING of the test types). This service raises AUTHORISATION, AUTHORISATION_ADJUSTMENT, CANCELLATION, CANCEL_OR_REFUND, CAPTURE, CAPTURE_FAILED, OFFER_CLOSED, ORDER_CLOSED, ORDER_OPENED, RECURRING_CONTRACT, REFUND, REFUND_FAILED and TECHNICAL_CANCEL (to `standard` webhooks), and the test call sends the test types; a filter may name any of them.
          * @enum {string}
          */
         WebhookEventCode: "ACH_NOTIFICATION_OF_CHANGE" | "AUTHENTICATION" | "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "AUTORESCUE" | "CANCELLATION" | "CANCEL_AUTORESCUE" | "CANCEL_OR_REFUND" | "CAPTURE" | "CAPTURE_FAILED" | "CHARGEBACK" | "CHARGEBACK_REVERSED" | "DIRECT_DEBIT_NOTICE_OF_CHANGE_NOTIFICATION" | "DISPUTE_DEFENSE_PERIOD_ENDED" | "EXPIRE" | "HANDLED_EXTERNALLY" | "INFORMATION_SUPPLIED" | "ISSUER_COMMENTS" | "ISSUER_RESPONSE_TIMEFRAME_EXPIRED" | "MANUAL_REVIEW_ACCEPT" | "MANUAL_REVIEW_REJECT" | "NOTIFICATION_OF_CHARGEBACK" | "NOTIFICATION_OF_FRAUD" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "PAIDOUT_REVERSED" | "PAYOUT_DECLINE" | "PAYOUT_EXPIRE" | "PAYOUT_THIRDPARTY" | "PENDING" | "POSTPONED_REFUND" | "PREARBITRATION_ACCEPTED" | "PREARBITRATION_DECLINED" | "PREARBITRATION_ISSUER_WITHDRAWN" | "PREARBITRATION_LOST" | "PREARBITRATION_OPEN" | "PREARBITRATION_WON" | "RECURRING_CONTRACT" | "REFUND" | "REFUNDED_REVERSED" | "REFUND_FAILED" | "REFUND_WITH_DATA" | "REPORT_AVAILABLE" | "REQUEST_FOR_INFORMATION" | "SCHEME_ARBITRATION" | "SCHEME_ARBITRATION_LOST" | "SCHEME_ARBITRATION_WON" | "SECOND_CHARGEBACK" | "TECHNICAL_CANCEL" | "VOID_PENDING_REFUND";
@@ -4374,6 +4358,11 @@ export interface components {
             self: components["schemas"]["LinksElement"];
             testWebhook: components["schemas"]["LinksElement"];
         };
+        /**
+         * @description The kind of webhook (Adyen's webhook types). Every type can be set up, listed, changed and deleted at company and merchant level, and keeps its type (a webhook's type is chosen when it is set up and cannot be changed). Only `standard` webhooks receive this service's events: the payment, modification, order and token events (AUTHORISATION, CANCELLATION, CAPTURE, CAPTURE_FAILED, REFUND, REFUND_FAILED, TECHNICAL_CANCEL, CANCEL_OR_REFUND, AUTHORISATION_ADJUSTMENT, ORDER_OPENED, ORDER_CLOSED, OFFER_CLOSED, RECURRING_CONTRACT). This service raises no event of the other types (no bank transfers, boletos, direct debits, reports, RReq, terminal settings or boarding events), so they receive only the test call's events: `banktransfer-notification` and `pending-notification` PENDING, `report-notification` REPORT_AVAILABLE, `ideal-notification` AUTHORISATION; the other types have no test events and their test call is refused with 422.
+         * @enum {string}
+         */
+        WebhookType: "standard" | "account-settings-notification" | "banktransfer-notification" | "boletobancario-notification" | "directdebit-notification" | "ach-notification-of-change-notification" | "direct-debit-notice-of-change-notification" | "pending-notification" | "ideal-notification" | "ideal-pending-notification" | "report-notification" | "rreq-notification" | "terminal-settings" | "terminal-boarding";
         /** @description WeChat Pay details. */
         WeChatPayInfo: {
             /** @description The contact person of the merchant. */
