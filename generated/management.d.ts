@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a webhook
-         * @description Creates a company webhook that receives the standard events (payments, modifications, orders, tokens) of the company's merchant accounts that its filter takes in (all, only the listed, or all but the listed), as JSON, signed once an HMAC key is generated. Needs a company-level credential with Management API - Webhooks read and write.
+         * @description Creates a company webhook that receives the standard events (payments, modifications, orders, tokens) of the company's merchant accounts that its filter takes in (all, only the listed, or all but the listed), as JSON, signed once an HMAC key is generated. Webhooks of Adyen's other types are kept too, but receive only the test call's events (see WebhookType). Needs a company-level credential with Management API - Webhooks read and write.
          */
         post: operations["setUpCompanyWebhook"];
         delete?: never;
@@ -1127,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a webhook
-         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated; event codes can be limited with `additionalSettings`. Needs Management API - Webhooks read and write.
+         * @description Creates a webhook that receives the merchant account's standard events (payments, modifications, tokens, orders) as JSON, signed once an HMAC key is generated; event codes can be limited with `additionalSettings`. Webhooks of Adyen's other types are kept too, but receive only the test call's events (see WebhookType). Needs Management API - Webhooks read and write.
          */
         post: operations["setUpWebhook"];
         delete?: never;
@@ -1648,6 +1648,58 @@ export interface components {
             merchant?: components["schemas"]["LinksElement"];
             self: components["schemas"]["LinksElement"];
         };
+        /**
+         * @description An API credential role, by Adyen's name; `examples` lists every name this service knows. The roles it acts on are the ones its operations ask for: `Checkout webservice role`, `Merchant PAL Webservice role` and the `Management API - …` roles other than terminal ordering. The others are the further roles Adyen documents (https://docs.adyen.com/development-resources/api-credentials/roles and the Management API's examples: `Merchant Recurring role`, `Checkout encrypted cardholder data`, `API PCI Payments role`, `Merchant Report Download role`, `Management API - Terminal ordering read` and the rest of the list after `Management API - Users read and write`): a credential can be given them, and they are stored, listed and shown, but they have no effect in this service. Either kind is granted only by a caller that holds it. Adyen's other spellings of a name (`Management API—Webhooks read`, `Management API — Webhooks read`, another letter case) name the same role, which is stored as spelled here. Any other name is refused with 422.
+         * @example Checkout webservice role
+         * @example Merchant PAL Webservice role
+         * @example Management API - Accounts read
+         * @example Management API - Accounts read and write
+         * @example Management API - API credentials read and write
+         * @example Management API - Android files read
+         * @example Management API - Android files read and write
+         * @example Management API - Terminal actions read
+         * @example Management API - Terminal actions read and write
+         * @example Management API - Terminal settings read
+         * @example Management API - Terminal settings read and write
+         * @example Management API - Terminal settings Advanced read and write
+         * @example Management API - SplitConfiguration read and write
+         * @example Management API - Payout Account Settings Read
+         * @example Management API - Payout Account Settings Read And Write
+         * @example Management API - Payment methods read
+         * @example Management API - Payment methods read and write
+         * @example Management API - Webhooks read
+         * @example Management API - Webhooks read and write
+         * @example Management API - Stores read
+         * @example Management API - Stores read and write
+         * @example Management API - Assign Terminal
+         * @example Management API - Users read and write
+         * @example Merchant Recurring role
+         * @example Checkout encrypted cardholder data
+         * @example Data Protection API
+         * @example API PCI Payments role
+         * @example API Payment RefundWithData
+         * @example API Clientside Encryption Payments role
+         * @example API tokenise payment details
+         * @example General API Payments role
+         * @example API Supply MPI data with Payments
+         * @example API Authorise Referred Payments
+         * @example API to retrieve authentication data
+         * @example API surcharge cost estimation and regulatory information
+         * @example CSC Tokenization Webservice role
+         * @example ThreeDSecure WebService Role
+         * @example Mastercard inControl service
+         * @example Merchant iDeal-API Webservice role
+         * @example Merchant PAL Donation role
+         * @example Merchant PAL Charity role
+         * @example Merchant Payout role
+         * @example Store payout detail
+         * @example Store payout detail and submit payout - withdrawal
+         * @example Merchant Report Download role
+         * @example Merchant Rss feed role
+         * @example Management API - Terminal ordering read
+         * @example Management API - Terminal ordering read and write
+         */
+        ApiCredentialRole: string;
         /** @description Apple Pay details. */
         ApplePayInfo: {
             /** @description The domains Apple Pay is shown on. */
@@ -1778,8 +1830,8 @@ export interface components {
             associatedMerchantAccounts?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
         };
         /** @description A new company-level API credential, with its API key and password (shown only here). */
         CreateCompanyApiCredentialResponse: {
@@ -1896,11 +1948,7 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            type: components["schemas"]["WebhookType"];
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -1912,8 +1960,8 @@ export interface components {
             allowedOrigins?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
         };
         /** @description A new user of the merchant account. No password is set: the user would set one through an activation link. */
         CreateMerchantUserRequest: {
@@ -1970,11 +2018,7 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            type: components["schemas"]["WebhookType"];
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -3744,7 +3788,7 @@ export interface components {
             /** @description The merchant accounts to send test events for; each must be covered by the webhook. Default: every account the webhook covers (at most 20; name up to 20 when it covers more). */
             merchantIds?: string[];
             notification?: components["schemas"]["CustomNotification"];
-            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
+            /** @description The test events to send, each to each merchant account; which ones depends on the webhook's type. `standard`: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`); default CUSTOM when `notification` is given, else AUTHORISATION. `banktransfer-notification` and `pending-notification`: PENDING. `report-notification`: REPORT_AVAILABLE. `ideal-notification`: AUTHORISATION. Each of these four sends its one type by default. Another combination, or a test of a webhook type without test events, is refused with 422. */
             types?: string[];
         };
         /** @description What happened when the test event was sent. */
@@ -3768,7 +3812,7 @@ export interface components {
         /** @description Send test events to the webhook now. */
         TestWebhookRequest: {
             notification?: components["schemas"]["CustomNotification"];
-            /** @description The test events to send, each to each merchant account: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`). Default: CUSTOM when `notification` is given, else AUTHORISATION. */
+            /** @description The test events to send, each to each merchant account; which ones depends on the webhook's type. `standard`: AUTHORISATION, CHARGEBACK_REVERSED, ORDER_CLOSED, ORDER_OPENED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA, REPORT_AVAILABLE, or CUSTOM (made from `notification`); default CUSTOM when `notification` is given, else AUTHORISATION. `banktransfer-notification` and `pending-notification`: PENDING. `report-notification`: REPORT_AVAILABLE. `ideal-notification`: AUTHORISATION. Each of these four sends its one type by default. Another combination, or a test of a webhook type without test events, is refused with 422. */
             types?: string[];
         };
         /** @description The results of the test. */
@@ -3821,8 +3865,8 @@ export interface components {
             associatedMerchantAccounts?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
             /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
             subjectDN?: string;
         };
@@ -3903,8 +3947,8 @@ export interface components {
             allowedOrigins?: string[];
             /** @description The credential's description. */
             description?: string;
-            /** @description Roles of the credential. Only roles the calling credential has can be granted. */
-            roles?: string[];
+            /** @description Roles of the credential, by Adyen's names (see ApiCredentialRole: Adyen's roles that this service does not act on are accepted and kept, with no effect here). Only roles the calling credential has can be granted. */
+            roles?: components["schemas"]["ApiCredentialRole"][];
             /** @description The subject DN of a client certificate; kept and shown, no certificate is issued. */
             subjectDN?: string;
         };
@@ -3963,11 +4007,6 @@ export interface components {
             password?: string;
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type?: "standard";
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url?: string;
             /** @description Basic authentication user name towards the receiver. */
@@ -4267,18 +4306,15 @@ export interface components {
             networkType?: "local" | "public";
             /** @description For SOAP only; kept and shown. */
             populateSoapActionHeader?: boolean;
-            /**
-             * @description The kind of webhook. This service sends `standard` webhooks (payment, modification, order and token events).
-             * @enum {string}
-             */
-            type: "standard";
+            /** @description The kind of webhook: one of the values of WebhookType, the type it was set up with. A string, as in Adyen's Webhook, so that a type added later is no surprise to a client. Only `standard` webhooks receive this service's events; the others receive only the test call's. */
+            type: string;
             /** @description Where events are sent: http(s), no user info, on the outbound allow-list of the merchant accounts it covers, resolving to a public address. */
             url: string;
             /** @description Basic authentication user name towards the receiver. */
             username?: string;
         };
         /**
-         * @description An event code of Adyen's standard webhooks (the webhooks of Adyen's Webhooks API v1 and the codes its notification items name, with PENDING of the test types). This service raises AUTHORISATION, CANCELLATION, CAPTURE, ORDER_OPENED, RECURRING_CONTRACT and REFUND today; a filter may name any of them.
+         * @description An event code of Adyen's standard webhooks (the webhooks of Adyen's Webhooks API v1 and the codes its notification items name, with PENDING of the test types). This service raises AUTHORISATION, AUTHORISATION_ADJUSTMENT, CANCELLATION, CANCEL_OR_REFUND, CAPTURE, CAPTURE_FAILED, OFFER_CLOSED, ORDER_CLOSED, ORDER_OPENED, RECURRING_CONTRACT, REFUND, REFUND_FAILED and TECHNICAL_CANCEL (to `standard` webhooks), and the test call sends the test types; a filter may name any of them.
          * @enum {string}
          */
         WebhookEventCode: "ACH_NOTIFICATION_OF_CHANGE" | "AUTHENTICATION" | "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "AUTORESCUE" | "CANCELLATION" | "CANCEL_AUTORESCUE" | "CANCEL_OR_REFUND" | "CAPTURE" | "CAPTURE_FAILED" | "CHARGEBACK" | "CHARGEBACK_REVERSED" | "DIRECT_DEBIT_NOTICE_OF_CHANGE_NOTIFICATION" | "DISPUTE_DEFENSE_PERIOD_ENDED" | "EXPIRE" | "HANDLED_EXTERNALLY" | "INFORMATION_SUPPLIED" | "ISSUER_COMMENTS" | "ISSUER_RESPONSE_TIMEFRAME_EXPIRED" | "MANUAL_REVIEW_ACCEPT" | "MANUAL_REVIEW_REJECT" | "NOTIFICATION_OF_CHARGEBACK" | "NOTIFICATION_OF_FRAUD" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "PAIDOUT_REVERSED" | "PAYOUT_DECLINE" | "PAYOUT_EXPIRE" | "PAYOUT_THIRDPARTY" | "PENDING" | "POSTPONED_REFUND" | "PREARBITRATION_ACCEPTED" | "PREARBITRATION_DECLINED" | "PREARBITRATION_ISSUER_WITHDRAWN" | "PREARBITRATION_LOST" | "PREARBITRATION_OPEN" | "PREARBITRATION_WON" | "RECURRING_CONTRACT" | "REFUND" | "REFUNDED_REVERSED" | "REFUND_FAILED" | "REFUND_WITH_DATA" | "REPORT_AVAILABLE" | "REQUEST_FOR_INFORMATION" | "SCHEME_ARBITRATION" | "SCHEME_ARBITRATION_LOST" | "SCHEME_ARBITRATION_WON" | "SECOND_CHARGEBACK" | "TECHNICAL_CANCEL" | "VOID_PENDING_REFUND";
@@ -4322,6 +4358,11 @@ export interface components {
             self: components["schemas"]["LinksElement"];
             testWebhook: components["schemas"]["LinksElement"];
         };
+        /**
+         * @description The kind of webhook (Adyen's webhook types). Every type can be set up, listed, changed and deleted at company and merchant level, and keeps its type (a webhook's type is chosen when it is set up and cannot be changed). Only `standard` webhooks receive this service's events: the payment, modification, order and token events (AUTHORISATION, CANCELLATION, CAPTURE, CAPTURE_FAILED, REFUND, REFUND_FAILED, TECHNICAL_CANCEL, CANCEL_OR_REFUND, AUTHORISATION_ADJUSTMENT, ORDER_OPENED, ORDER_CLOSED, OFFER_CLOSED, RECURRING_CONTRACT). This service raises no event of the other types (no bank transfers, boletos, direct debits, reports, RReq, terminal settings or boarding events), so they receive only the test call's events: `banktransfer-notification` and `pending-notification` PENDING, `report-notification` REPORT_AVAILABLE, `ideal-notification` AUTHORISATION; the other types have no test events and their test call is refused with 422.
+         * @enum {string}
+         */
+        WebhookType: "standard" | "account-settings-notification" | "banktransfer-notification" | "boletobancario-notification" | "directdebit-notification" | "ach-notification-of-change-notification" | "direct-debit-notice-of-change-notification" | "pending-notification" | "ideal-notification" | "ideal-pending-notification" | "report-notification" | "rreq-notification" | "terminal-settings" | "terminal-boarding";
         /** @description WeChat Pay details. */
         WeChatPayInfo: {
             /** @description The contact person of the merchant. */

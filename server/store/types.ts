@@ -405,7 +405,8 @@ export interface Webhook {
   additionalProperties: Record<string, boolean> | null;
   /** Identifies the HMAC key without revealing it (see webhooks.domain hmacKeyCheckValue). */
   hmacKeyCheckValue: string | null;
-  type: 'standard';
+  /** One of Adyen's webhook types (management/webhooks WEBHOOK_TYPES); only `standard` receives events. */
+  type: string;
   url: string;
   active: boolean;
   communicationFormat: 'http' | 'json' | 'soap';

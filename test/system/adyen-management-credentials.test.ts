@@ -129,6 +129,16 @@ describe('The Adyen Node library 31.0.0 managing credentials and users', () => {
     expect((await management.MyAPICredentialApi.generateClientKey()).clientKey).toMatch(/^test_/);
   });
 
+  test("When an operator copies the roles of Adyen's examples, then the credential is created with them and the library lists them", async () => {
+    const roles = ['Checkout webservice role', 'Merchant Recurring role', 'Checkout encrypted cardholder data', 'Merchant PAL Webservice role'];
+    const created = await management.APICredentialsMerchantLevelApi.createApiCredential(merchantId, { roles, allowedOrigins: [SHOP] });
+    expect(created.roles).toEqual(roles);
+    const listed = await management.APICredentialsMerchantLevelApi.listApiCredentials(merchantId, 1, 100);
+    expect(listed.data?.find((c) => c.id === created.id)?.roles).toEqual(roles);
+    const updated = await management.APICredentialsMerchantLevelApi.updateApiCredential(merchantId, created.id, { roles: ['Checkout webservice role'] });
+    expect(updated.roles).toEqual(['Checkout webservice role']);
+  });
+
   test('When an operator creates and updates a company user and a merchant user, then each reads back as changed', async () => {
     const companyUser = await management.UsersCompanyLevelApi.createNewUser(companyId, {
       email: 'finance.lead@example.com',

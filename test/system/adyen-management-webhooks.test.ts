@@ -95,4 +95,29 @@ describe('The Adyen Node library 31.0.0 managing company webhooks over HTTPS', (
     await webhooks.removeWebhook(DEMO.companyId, webhook.id!);
     expect((await webhooks.listAllWebhooks(DEMO.companyId, 1, 10)).data ?? []).toEqual([]);
   });
+
+  test('When an operator sets up a report webhook for a merchant account, then it keeps its type, gets no payment event, and its test sends REPORT_AVAILABLE', async () => {
+    // Its own receiver: the other test counts what arrives at the shared one.
+    const reports = await new Receiver().start();
+    try {
+      const webhooks = management.WebhooksMerchantLevelApi;
+      const webhook = await webhooks.setUpWebhook(DEMO.merchantEcom, {
+        type: 'report-notification',
+        url: reports.url,
+        active: true,
+        communicationFormat: 'json' as never,
+      });
+      expect((await webhooks.getWebhook(DEMO.merchantEcom, webhook.id!)).type).toBe('report-notification');
+      await pay(DEMO.merchantEcom);
+      await server.dispatcher.drain();
+      expect(reports.received).toHaveLength(0);
+
+      const tested = await webhooks.testWebhook(DEMO.merchantEcom, webhook.id!, {});
+      expect(tested.data?.map((r) => [r.merchantId, r.status])).toEqual([[DEMO.merchantEcom, 'success']]);
+      expect(reports.items().map((i) => i.eventCode)).toEqual(['REPORT_AVAILABLE']);
+      await webhooks.removeWebhook(DEMO.merchantEcom, webhook.id!);
+    } finally {
+      await reports.stop();
+    }
+  });
 });

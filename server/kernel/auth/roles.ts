@@ -27,9 +27,68 @@ export const ROLES = {
 
 export type Role = (typeof ROLES)[keyof typeof ROLES];
 
-export const ALL_ROLES: Role[] = Object.values(ROLES);
+/**
+ * Adyen's other API credential roles, as its role tables (docs.adyen.com, Development resources →
+ * API credentials → Roles) and the Management API's examples name them. A credential may hold
+ * them: they are stored, listed and shown, and granted under the rule of every role (only by a
+ * caller that holds them). Nothing in this service asks for them, so they have no effect here:
+ * it has no Recurring, Payout, Report download, Data Protection or terminal ordering API, takes
+ * card data (raw or `test_`-encrypted) with the checkout roles alone, and needs no role for 3D
+ * Secure, donations, iDEAL or refunds with data.
+ */
+export const ADYEN_ROLES = [
+  'Merchant Recurring role',
+  'Checkout encrypted cardholder data',
+  'Data Protection API',
+  'API PCI Payments role',
+  'API Payment RefundWithData',
+  'API Clientside Encryption Payments role',
+  'API tokenise payment details',
+  'General API Payments role',
+  'API Supply MPI data with Payments',
+  'API Authorise Referred Payments',
+  'API to retrieve authentication data',
+  'API surcharge cost estimation and regulatory information',
+  'CSC Tokenization Webservice role',
+  'ThreeDSecure WebService Role',
+  'Mastercard inControl service',
+  'Merchant iDeal-API Webservice role',
+  'Merchant PAL Donation role',
+  'Merchant PAL Charity role',
+  'Merchant Payout role',
+  'Store payout detail',
+  'Store payout detail and submit payout - withdrawal',
+  'Merchant Report Download role',
+  'Merchant Rss feed role',
+  'Management API - Terminal ordering read',
+  'Management API - Terminal ordering read and write',
+] as const;
+
+/** The roles this service acts on (an operation asks for one of them). */
+export const SERVICE_ROLES: Role[] = Object.values(ROLES);
+/** Every role a credential can hold: the service's own, then Adyen's others (no effect here). */
+export const ALL_ROLES: readonly string[] = [...SERVICE_ROLES, ...ADYEN_ROLES];
 export const CHECKOUT_ROLES: Role[] = [ROLES.checkout, ROLES.merchantPal];
-export const MANAGEMENT_ROLES: Role[] = ALL_ROLES.filter((r) => r.startsWith('Management API - '));
+export const MANAGEMENT_ROLES: Role[] = SERVICE_ROLES.filter((r) => r.startsWith('Management API - '));
+
+/** Where the known role names come from, for messages that refuse another. */
+export const KNOWN_ROLES_SOURCE =
+  "this service's roles and the other API credential roles Adyen documents (https://docs.adyen.com/development-resources/api-credentials/roles), as the ApiCredentialRole schema of the Management API reference lists them";
+
+/** A name's spelling-blind key: Adyen writes `Management API - X`, `Management API—X` and `Management API — X`, and varies the case. */
+const keyOf = (name: string) =>
+  name
+    .trim()
+    .replace(/^Management API\s*[-\u2013\u2014]\s*/i, 'Management API - ')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+const BY_KEY = new Map(ALL_ROLES.map((role) => [keyOf(role), role]));
+
+/**
+ * The role a name stands for, spelled as this service stores it (the dash after "Management API",
+ * the spacing and the letter case do not matter); undefined for a name that is not a known role.
+ */
+export const knownRole = (name: string): string | undefined => BY_KEY.get(keyOf(name));
 
 /**
  * What an operation needs: any one of the listed roles; `anyManagementRole`; or

@@ -28,7 +28,11 @@ export function wants(webhook: Pick<Webhook, 'includeEventCodes' | 'excludeEvent
   return !webhook.excludeEventCodes?.includes(eventCode);
 }
 
-/** The webhooks, of those that may receive the account's events, that receive this event. */
+/**
+ * The webhooks, of those that may receive the account's events, that receive this event: the
+ * `standard` ones (every event this service raises is a standard event; webhooks of Adyen's other
+ * types get only the test call's events).
+ */
 export function recipients(webhooks: Webhook[], event: { merchantAccount: string; eventCode: string }): Webhook[] {
-  return webhooks.filter((w) => covers(w, event.merchantAccount) && wants(w, event.eventCode));
+  return webhooks.filter((w) => w.type === 'standard' && covers(w, event.merchantAccount) && wants(w, event.eventCode));
 }

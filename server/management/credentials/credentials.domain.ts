@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newApiKey, newClientKey, newCredentialId, newCredentialUsername, newPassword } from '../../kernel/auth/credentials.js';
 import { parseOrigin } from '../../kernel/auth/origins.js';
 import { assertMayGrant, assertMayManage } from '../../kernel/auth/policy.js';
-import { ALL_ROLES, ROLES } from '../../kernel/auth/roles.js';
+import { KNOWN_ROLES_SOURCE, knownRole, ROLES } from '../../kernel/auth/roles.js';
 import { ApiError, invalidField, ERR_NOT_FOUND_ENTITY } from '../../kernel/errors.js';
 import type { AllowedOrigin, Credential, Page } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
@@ -79,11 +79,18 @@ export async function manageableCredentialAt(tx: Tx, caller: Credential, path: C
 // What a request may set: checked before anything is written.
 // ---------------------------------------------------------------------------------------------
 
-/** Roles this service knows (no credential can hold another, so none could grant it); repeats are dropped. */
+/**
+ * Known roles only (no credential can hold another, so none could grant it), each spelled as
+ * stored (Adyen's dash and case variants name the same role); repeats are dropped.
+ */
 function checkedRoles(roles: readonly string[]): string[] {
-  const unknown = roles.find((role) => !(ALL_ROLES as readonly string[]).includes(role));
-  if (unknown !== undefined) throw invalidField('roles', unknown, `${unknown} is not a role of this service`);
-  return [...new Set(roles)];
+  const known: string[] = [];
+  for (const name of roles) {
+    const role = knownRole(name);
+    if (role === undefined) throw invalidField('roles', name, `${name} is not a known API credential role: the known ones are ${KNOWN_ROLES_SOURCE}`);
+    known.push(role);
+  }
+  return [...new Set(known)];
 }
 
 /** Origins as browsers send them (`scheme://host[:port]`), each once. */

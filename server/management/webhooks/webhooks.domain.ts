@@ -23,9 +23,34 @@ import type { PageRequest } from '../pagination.js';
 /** Where a webhook operation is aimed: a merchant account's webhooks, or the company's own. */
 export type Level = { merchantId: string } | { companyId: string };
 
+/**
+ * Adyen's webhook types. Every one can be set up and kept at both levels; only `standard`
+ * webhooks receive this service's events (kernel/events/routing.ts), the others receive only the
+ * test call's events (TEST_TYPES_BY_WEBHOOK_TYPE).
+ */
+export const WEBHOOK_TYPES = [
+  'standard',
+  'account-settings-notification',
+  'banktransfer-notification',
+  'boletobancario-notification',
+  'directdebit-notification',
+  'ach-notification-of-change-notification',
+  'direct-debit-notice-of-change-notification',
+  'pending-notification',
+  'ideal-notification',
+  'ideal-pending-notification',
+  'report-notification',
+  'rreq-notification',
+  'terminal-settings',
+  'terminal-boarding',
+] as const;
+
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
+/** What a request may set. `type` is chosen when the webhook is set up (Adyen's update schemas have none). */
 export interface WebhookFields {
   url?: string;
-  type?: 'standard';
+  type?: WebhookType;
   active?: boolean;
   communicationFormat?: 'http' | 'json' | 'soap';
   description?: string;
@@ -178,7 +203,7 @@ export async function setUpWebhook(
     filter: scope?.filter ?? null,
     ...eventFilterOf(fields.additionalSettings),
     hmacKeyCheckValue: null,
-    type: 'standard',
+    type: fields.type ?? 'standard',
     url: fields.url,
     active: fields.active ?? true,
     communicationFormat: 'json',
@@ -223,14 +248,14 @@ export async function updateWebhook(
   const scope = webhook.merchantId === null ? await filterFor(tx, credential, webhook.companyId, fields, webhook.filter) : undefined;
   // The URL is checked again when it or the accounts it serves change.
   if (fields.url !== undefined || scope) checkUrl(fields.url ?? webhook.url, scope ? scope.covered.map((m) => m.id) : [webhook.merchantId!], policy);
-  const { password, additionalSettings, filterMerchantAccountType: _type, filterMerchantAccounts: _accounts, ...rest } = fields;
+  // The type stays what it was set up as (the update schemas have no `type`).
+  const { password, additionalSettings, filterMerchantAccountType: _filter, filterMerchantAccounts: _accounts, type: _type, ...rest } = fields;
   const given = <K extends keyof typeof rest>(key: K, fallback: Webhook[K & keyof Webhook]) => rest[key] ?? fallback;
   const updated: Webhook = {
     ...webhook,
     filter: scope?.filter ?? webhook.filter,
     ...eventFilterOf(additionalSettings, webhook),
     url: given('url', webhook.url),
-    type: given('type', webhook.type),
     active: given('active', webhook.active),
     communicationFormat: given('communicationFormat', webhook.communicationFormat),
     description: given('description', webhook.description),
@@ -272,19 +297,43 @@ export async function generateHmacKey(tx: Tx, now: Date, vault: CardVault, crede
 // The test call
 // ---------------------------------------------------------------------------------------------
 
-/** The test events a standard webhook can be sent (Adyen's list); CUSTOM is made from `notification`. */
-export const TEST_TYPES = [
-  'AUTHORISATION',
-  'CHARGEBACK_REVERSED',
-  'ORDER_CLOSED',
-  'ORDER_OPENED',
-  'PAIDOUT_REVERSED',
-  'PAYOUT_THIRDPARTY',
-  'REFUNDED_REVERSED',
-  'REFUND_WITH_DATA',
-  'REPORT_AVAILABLE',
-  'CUSTOM',
-] as const;
+/**
+ * The test events each webhook type can be sent (Adyen's lists), the first one by default; CUSTOM
+ * is made from `notification`. A type not named here has no test events.
+ */
+export const TEST_TYPES_BY_WEBHOOK_TYPE: Partial<Record<string, readonly string[]>> = {
+  standard: [
+    'AUTHORISATION',
+    'CHARGEBACK_REVERSED',
+    'ORDER_CLOSED',
+    'ORDER_OPENED',
+    'PAIDOUT_REVERSED',
+    'PAYOUT_THIRDPARTY',
+    'REFUNDED_REVERSED',
+    'REFUND_WITH_DATA',
+    'REPORT_AVAILABLE',
+    'CUSTOM',
+  ],
+  'banktransfer-notification': ['PENDING'],
+  'report-notification': ['REPORT_AVAILABLE'],
+  'ideal-notification': ['AUTHORISATION'],
+  'pending-notification': ['PENDING'],
+};
+
+/**
+ * The test events asked for, checked against the webhook's type: by default CUSTOM when a
+ * notification is given to a standard webhook, else the type's first test event.
+ */
+function testTypesFor(webhook: Webhook, body: TestRequest): string[] {
+  const allowed = TEST_TYPES_BY_WEBHOOK_TYPE[webhook.type];
+  const testable = Object.keys(TEST_TYPES_BY_WEBHOOK_TYPE).join(', ');
+  if (!allowed) throw invalid('types', (body.types ?? []).join(','), `a ${webhook.type} webhook has no test events (only ${testable} webhooks can be tested)`);
+  if (!body.types?.length) return [body.notification && allowed.includes('CUSTOM') ? 'CUSTOM' : allowed[0]!];
+  const types = [...new Set(body.types)];
+  const refused = types.find((t) => !allowed.includes(t));
+  if (refused !== undefined) throw invalid('types', refused, `is not a test event of a ${webhook.type} webhook (${allowed.join(', ')})`);
+  return types;
+}
 
 /** Adyen tests at most 20 merchant accounts of a company webhook at once. */
 const MAX_TEST_ACCOUNTS = 20;
@@ -337,8 +386,7 @@ async function testAccounts(tx: Tx, credential: Credential, webhook: Webhook, na
 
 /**
  * POST …/webhooks/{webhookId}/test, first half (in a transaction): which events go to which
- * account, each made and signed now. Types default to CUSTOM when a notification is given, else
- * AUTHORISATION.
+ * account, each made and signed now (testTypesFor says which events a webhook's type may be sent).
  */
 export async function planTest(
   tx: Tx,
@@ -350,9 +398,7 @@ export async function planTest(
   body: TestRequest,
 ): Promise<TestPlan> {
   const webhook = await webhookOf(tx, credential, level, webhookId);
-  const types = body.types?.length ? [...new Set(body.types)] : [body.notification ? 'CUSTOM' : 'AUTHORISATION'];
-  const unknown = types.find((t) => !(TEST_TYPES as readonly string[]).includes(t));
-  if (unknown !== undefined) throw invalid('types', unknown, `is not a test type of a standard webhook (${TEST_TYPES.join(', ')})`);
+  const types = testTypesFor(webhook, body);
   const accounts = await testAccounts(tx, credential, webhook, body.merchantIds);
   const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
   const targets = accounts.flatMap((merchantId, a) =>

@@ -24,7 +24,7 @@ const fromRow = (r: Selectable<WebhooksTable>): Webhook => ({
   additionalProperties:
     r.additional_properties === null || r.additional_properties === undefined ? null : parsed<Record<string, boolean>>(r.additional_properties),
   hmacKeyCheckValue: r.hmac_key_check_value,
-  type: 'standard',
+  type: r.type,
   url: r.url,
   active: flag(r.active),
   communicationFormat: r.communication_format as Webhook['communicationFormat'],

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCheckoutClient, createManagementClient } from '../../../client/index.js';
-import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../../server/kernel/auth/roles.js';
+import { ALL_ROLES, CHECKOUT_ROLES, knownRole, ROLES } from '../../../server/kernel/auth/roles.js';
 import { DEMO } from '../../../server/seed.js';
-import { buildPaymentRequest } from '../../helpers/factories.js';
+import { buildPaymentRequest, rawCard } from '../../helpers/factories.js';
 import { insertCredential } from '../../helpers/boundary.js';
 import { freshDatabase, TEST_ENGINE } from '../../helpers/database.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
+import { loadBundled } from '../suite.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -91,7 +92,7 @@ describe('POST /companies/{companyId}/apiCredentials', () => {
   });
 
   test.each([
-    ['an unknown role', { roles: ['Merchant Recurring role'] }, 'roles'],
+    ['an unknown role', { roles: ['Merchant Superpowers role'] }, 'roles'],
     ['a merchant account of no company', { associatedMerchantAccounts: ['NoSuchMerchant'] }, 'associatedMerchantAccounts'],
     ['an origin with a path', { allowedOrigins: ['https://www.mystore.com/checkout'] }, 'allowedOrigins'],
     ['an origin without a scheme', { allowedOrigins: ['www.mystore.com'] }, 'allowedOrigins'],
@@ -114,6 +115,68 @@ describe('POST /companies/{companyId}/apiCredentials', () => {
     expect((await createCompanyCredential({ roles: [ROLES.checkout], associatedMerchantAccounts: [pos] }, limited.management)).response.status).toBe(403);
     const { data } = await createCompanyCredential({ roles: [ROLES.checkout], associatedMerchantAccounts: [ecom] }, limited.management);
     expect(data?.associatedMerchantAccounts).toEqual([ecom]);
+  });
+});
+
+describe("POST /companies/{companyId}/apiCredentials and PATCH /merchants/{merchantId}/apiCredentials/{apiCredentialId} with Adyen's other role names", () => {
+  // The roles of Adyen's own examples (its Management API reference and its role tables).
+  const ADYEN_EXAMPLE_ROLES = ['Checkout webservice role', 'Merchant Recurring role', 'Checkout encrypted cardholder data'];
+
+  test("When a credential is created with Adyen's example roles, then it holds, lists and shows them, and the roles this service does not act on open nothing", async () => {
+    const { data, response } = await createCompanyCredential({ roles: ADYEN_EXAMPLE_ROLES, associatedMerchantAccounts: [ecom] });
+    expect(response.status).toBe(200);
+    expect(data?.roles).toEqual(ADYEN_EXAMPLE_ROLES);
+    const read = await server.management.GET('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
+      params: { path: { companyId, apiCredentialId: data!.id } },
+    });
+    expect(read.data?.roles).toEqual(ADYEN_EXAMPLE_ROLES);
+    const listed = await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId }, query: { pageSize: 100 } } });
+    expect(listed.data?.data?.find((c) => c.id === data!.id)?.roles).toEqual(ADYEN_EXAMPLE_ROLES);
+
+    // Only the Adyen-only roles: no checkout operation answers it.
+    const { data: recurringOnly } = await createCompanyCredential({ roles: ['Merchant Recurring role', 'API PCI Payments role'] });
+    const checkout = createCheckoutClient({ baseUrl: server.checkoutUrl, apiKey: recurringOnly!.apiKey });
+    expect((await checkout.POST('/payments', { body: buildPaymentRequest() })).error).toMatchObject({ status: 403 });
+  });
+
+  test('When a role is spelled as Adyen also writes it (another dash, another case), then the credential gets the role as this service spells it, and it works', async () => {
+    const { data } = await createCompanyCredential({
+      roles: ['Management API — Webhooks read', 'Management API—Accounts read', 'merchant pal webservice role', 'Checkout webservice role'],
+    });
+    expect(data?.roles).toEqual([ROLES.webhooksRead, ROLES.accountsRead, ROLES.merchantPal, ROLES.checkout]);
+    const management = createManagementClient({ baseUrl: server.managementUrl, apiKey: data!.apiKey });
+    expect((await management.GET('/merchants/{merchantId}/webhooks', { params: { path: { merchantId: ecom } } })).response.status).toBe(200);
+  });
+
+  test('When a caller grants an Adyen role it does not hold, then the answer is 403 naming it; one it holds is granted', async () => {
+    const limited = await caller([ROLES.apiCredentialsReadWrite, ROLES.checkout, 'Merchant Recurring role'], ecom);
+    const patch = (apiCredentialId: string, roles: string[]) =>
+      limited.management.PATCH('/merchants/{merchantId}/apiCredentials/{apiCredentialId}', {
+        params: { path: { merchantId: ecom, apiCredentialId } },
+        body: { roles },
+      });
+    const { data: created } = await createMerchantCredential(ecom, { roles: [ROLES.checkout] }, limited.management);
+    const refused = await patch(created!.id, [ROLES.checkout, 'Checkout encrypted cardholder data']);
+    expect(refused.error).toMatchObject({ status: 403, detail: expect.stringContaining('Checkout encrypted cardholder data') });
+    expect((await patch(created!.id, [ROLES.checkout, 'Merchant Recurring role'])).data?.roles).toEqual([ROLES.checkout, 'Merchant Recurring role']);
+  });
+
+  test('When a role name is unknown, then the answer is 422 naming it and where the known names come from, and nothing is created', async () => {
+    const before = (await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId } } })).data!.itemsTotal;
+    const { error } = await createCompanyCredential({ roles: [ROLES.checkout, 'Merchant Superpowers role'] });
+    expect(error).toMatchObject({
+      status: 422,
+      invalidFields: [
+        { name: 'roles', value: 'Merchant Superpowers role', message: expect.stringContaining('docs.adyen.com/development-resources/api-credentials/roles') },
+      ],
+    });
+    expect((await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId } } })).data!.itemsTotal).toBe(before);
+  });
+
+  test("When the spec is read, then the role names it lists are exactly the service's known roles", () => {
+    const listed = loadBundled('management').components.schemas.ApiCredentialRole.examples as string[];
+    expect(listed).toEqual([...ALL_ROLES]);
+    expect(ALL_ROLES.every((role) => knownRole(role) === role)).toBe(true);
   });
 });
 
@@ -282,22 +345,35 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
 });
 
 (TEST_ENGINE === 'postgres' ? describe : describe.skip)('PATCH /companies/{companyId}/apiCredentials/{apiCredentialId} on two instances', () => {
-  test('When one instance deactivates a credential, then the other refuses its key at once', async () => {
+  test('When one instance deactivates a credential, then the other refuses its key, its client key and its password at once', async () => {
     const database = await freshDatabase();
     const a = await startServer(database.config);
     const b = await startServer(database.config);
     try {
+      const shop = 'https://www.shop-two-instances.example.com';
       const { data: created } = await a.management.POST('/companies/{companyId}/apiCredentials', {
         params: { path: { companyId } },
-        body: { roles: [ROLES.checkout] },
+        body: { roles: [ROLES.checkout], associatedMerchantAccounts: [ecom], allowedOrigins: [shop] },
       });
-      const onB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': created!.apiKey } });
-      expect((await onB()).status).toBe(200);
+      const keyOnB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: { 'X-API-Key': created!.apiKey } });
+      const passwordOnB = () => fetch(`${b.checkoutUrl}/sandbox/clock`, { headers: basic(created!.username, created!.password) });
+      // What a browser on the shop sends to pay in a session with the client key.
+      const clientKeyOnB = async () => {
+        const { data: session } = await b.checkout.POST('/sessions', {
+          body: { merchantAccount: ecom, amount: { currency: 'EUR', value: 1000 }, reference: 'two-instances', returnUrl: `${shop}/return` },
+        });
+        return fetch(`${b.checkoutUrl}/sessions/${session!.id}/payments`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Client-Key': created!.clientKey, Origin: shop },
+          body: JSON.stringify({ sessionData: session!.sessionData, paymentMethod: rawCard('4111111111111111') }),
+        });
+      };
+      expect([(await keyOnB()).status, (await passwordOnB()).status, (await clientKeyOnB()).status]).toEqual([200, 200, 200]);
       await a.management.PATCH('/companies/{companyId}/apiCredentials/{apiCredentialId}', {
         params: { path: { companyId, apiCredentialId: created!.id } },
         body: { active: false },
       });
-      expect((await onB()).status).toBe(401);
+      expect([(await keyOnB()).status, (await passwordOnB()).status, (await clientKeyOnB()).status]).toEqual([401, 401, 401]);
     } finally {
       await b.stop();
       await a.stop();

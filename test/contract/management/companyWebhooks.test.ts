@@ -215,6 +215,46 @@ describe('POST /companies/{companyId}/webhooks/{webhookId}/test', () => {
   });
 });
 
+describe("POST /companies/{companyId}/webhooks and POST /companies/{companyId}/webhooks/{webhookId}/test with Adyen's webhook types", () => {
+  test('When a company webhook of another type covers two accounts, then it keeps its type, receives no payment event, and its test sends its type to each account', async () => {
+    const { data: created } = await create({ type: 'ideal-notification' });
+    expect(created?.type).toBe('ideal-notification');
+    expect((await server.management.GET('/companies/{companyId}/webhooks/{webhookId}', at(created!.id))).data?.type).toBe('ideal-notification');
+    await authorisedPayment(server);
+    await server.dispatcher.drain();
+    expect(receiver.received).toHaveLength(0);
+    expect(await events(created!.id)).toEqual([]);
+
+    const { data } = await server.management.POST('/companies/{companyId}/webhooks/{webhookId}/test', { ...at(created!.id), body: {} });
+    expect(data?.data?.map((r) => [r.merchantId, r.status])).toEqual([
+      ['DemoMerchantECOM', 'success'],
+      ['DemoMerchantPOS', 'success'],
+    ]);
+    expect(receiver.items().map((i) => [i.merchantAccountCode, i.eventCode])).toEqual([
+      ['DemoMerchantECOM', 'AUTHORISATION'],
+      ['DemoMerchantPOS', 'AUTHORISATION'],
+    ]);
+  });
+
+  test.each([
+    ['pending-notification', { types: ['AUTHORISATION'] }],
+    ['account-settings-notification', {}],
+  ])('When a %s company webhook is tested with %j, then the answer is 422 and nothing is sent', async (type, body) => {
+    const id = (await create({ type })).data!.id;
+    const { error, response } = await server.management.POST('/companies/{companyId}/webhooks/{webhookId}/test', { ...at(id), body: body as never });
+    expect(response.status).toBe(422);
+    expect(error?.invalidFields).toEqual([expect.objectContaining({ name: 'types', message: expect.stringContaining(type) })]);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  test('When a company webhook update names a type, then the answer is 422 and it keeps its type', async () => {
+    const id = (await create({ type: 'terminal-boarding' })).data!.id;
+    const { error } = await server.management.PATCH('/companies/{companyId}/webhooks/{webhookId}', { ...at(id), body: { type: 'standard' } as never });
+    expect(error).toMatchObject({ status: 422, invalidFields: [expect.objectContaining({ name: 'type' })] });
+    expect((await server.management.GET('/companies/{companyId}/webhooks/{webhookId}', at(id))).data?.type).toBe('terminal-boarding');
+  });
+});
+
 describe('GET /companies/{companyId}/webhooks/{webhookId}/events', () => {
   test('When both covered accounts have payments, then the webhook lists both events', async () => {
     const id = (await create()).data!.id;

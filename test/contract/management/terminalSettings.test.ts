@@ -251,6 +251,60 @@ describe('PATCH /merchants/{merchantId}/terminalSettings and PATCH /terminals/{t
   });
 });
 
+describe('PATCH /merchants/{merchantId}/terminalSettings and PATCH /companies/{companyId}/terminalSettings: restoring inherited values', () => {
+  const patchMerchant = (body: unknown) =>
+    server.management.PATCH('/merchants/{merchantId}/terminalSettings', { params: { path: { merchantId: 'DemoMerchantPOS' } }, body: body as never });
+  const patchCompany = (body: unknown) =>
+    server.management.PATCH('/companies/{companyId}/terminalSettings', { params: { path: { companyId: 'DemoCompany' } }, body: body as never });
+
+  test('When a merchant account sets a field or a section to null, then the company value shows through there and at its terminals; sections not included stay', async () => {
+    await patchCompany({ hardware: { restartHour: 1 }, gratuities: [{ currency: 'EUR', usePredefinedTipEntries: false }] });
+    await patchMerchant({
+      hardware: { restartHour: 2, displayMaximumBackLight: 80 },
+      gratuities: [{ currency: 'USD', usePredefinedTipEntries: false }],
+      receiptOptions: { headerLine1: 'Demo POS' },
+      dcc: { enableDcc: true },
+    });
+    expect((await terminal()).data).toMatchObject({ hardware: { restartHour: 2 }, receiptOptions: { headerLine1: 'Demo POS' } });
+
+    const fieldNull = await patchMerchant({ hardware: { restartHour: null, displayMaximumBackLight: 80 } });
+    expect(fieldNull.data?.hardware).toEqual({ restartHour: 1, resetTotalsHour: 6, displayMaximumBackLight: 80 });
+    const sectionNull = await patchMerchant({ gratuities: null, receiptOptions: null });
+    expect(sectionNull.data?.gratuities).toEqual([{ currency: 'EUR', usePredefinedTipEntries: false }]);
+    expect(sectionNull.data?.receiptOptions?.headerLine1).toBe('Demo Company');
+    expect(sectionNull.data?.dcc).toEqual({ enableDcc: true });
+    expect((await merchant()).data).toMatchObject({
+      hardware: { restartHour: 1, displayMaximumBackLight: 80 },
+      receiptOptions: { headerLine1: 'Demo Company' },
+    });
+    expect((await terminal()).data).toMatchObject({
+      hardware: { restartHour: 1, displayMaximumBackLight: 80 },
+      receiptOptions: { headerLine1: 'Demo Company' },
+      gratuities: [{ currency: 'EUR', usePredefinedTipEntries: false }],
+      dcc: { enableDcc: true },
+    });
+    // The company is untouched by the merchant account's resets.
+    expect((await company()).data).toMatchObject({ hardware: { restartHour: 1 }, receiptOptions: { headerLine1: 'Demo Company' } });
+  });
+
+  test('When the company sets a field or a section to null, then the default value comes back at the company and at every level that does not set it', async () => {
+    await patchCompany({ hardware: { restartHour: 1, resetTotalsHour: 4 }, dcc: { enableDcc: true } });
+    expect((await terminal()).data?.hardware).toEqual({ restartHour: 1, resetTotalsHour: 4 });
+
+    const fieldNull = await patchCompany({ hardware: { restartHour: null, resetTotalsHour: 4 } });
+    expect(fieldNull.data?.hardware).toEqual({ restartHour: 3, resetTotalsHour: 4 });
+    // The seeded company header goes with its section; the default receipt options remain.
+    const sectionNull = await patchCompany({ receiptOptions: null, hardware: null });
+    expect(sectionNull.data?.receiptOptions).toEqual({ promptBeforePrinting: false });
+    expect(sectionNull.data?.hardware).toEqual({ restartHour: 3, resetTotalsHour: 6 });
+    expect(sectionNull.data?.dcc).toEqual({ enableDcc: true });
+    for (const read of [company, merchant, store, terminal]) {
+      expect((await read()).data).toMatchObject({ receiptOptions: { promptBeforePrinting: false }, hardware: { restartHour: 3, resetTotalsHour: 6 } });
+      expect((await read()).data?.receiptOptions?.headerLine1).toBeUndefined();
+    }
+  });
+});
+
 describe('PATCH /stores/{storeId}/terminalSettings: rules of the sections', () => {
   const patchStore = (body: unknown) =>
     server.management.PATCH('/stores/{storeId}/terminalSettings', { params: { path: { storeId: STORE } }, body: body as never });

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createManagementClient } from '../../../client/index.js';
+import { WEBHOOK_TYPES } from '../../../server/management/webhooks/webhooks.domain.js';
 import { MERCHANT_KEY } from '../../helpers/keys.js';
+import { authorisedPayment } from '../../helpers/payments.js';
 import { Receiver } from '../../helpers/receiver.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
+import { loadBundled } from '../suite.js';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -156,6 +159,84 @@ describe('POST /merchants/{merchantId}/webhooks/{webhookId}/test', () => {
     const { data } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', { params: { path: { ...m, webhookId: id } }, body: {} });
     receiver.answer = (_req, res) => res.writeHead(200).end('[accepted]');
     expect(data?.data?.[0]).toMatchObject({ status: 'failed', responseCode: '500', output: 'boom' });
+  });
+});
+
+describe("POST /merchants/{merchantId}/webhooks, GET /merchants/{merchantId}/webhooks and PATCH /merchants/{merchantId}/webhooks/{webhookId} with Adyen's webhook types", () => {
+  test("When a webhook of each of Adyen's types is set up, then each keeps its type when read and listed, and the spec lists the same types", async () => {
+    const ids: Record<string, string> = {};
+    for (const type of WEBHOOK_TYPES) {
+      const { data, response } = await create({ type });
+      expect([type, response.status, data?.type]).toEqual([type, 200, type]);
+      ids[type] = data!.id;
+    }
+    for (const type of WEBHOOK_TYPES) {
+      const { data } = await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', { params: { path: { ...m, webhookId: ids[type]! } } });
+      expect([type, data?.type]).toEqual([type, type]);
+    }
+    const { data: listed } = await server.management.GET('/merchants/{merchantId}/webhooks', { params: { path: m, query: { pageSize: 100 } } });
+    expect(Object.fromEntries(listed!.data!.map((w) => [w.id, w.type]))).toEqual(Object.fromEntries(WEBHOOK_TYPES.map((type) => [ids[type], type])));
+    expect(loadBundled('management').components.schemas.WebhookType.enum).toEqual([...WEBHOOK_TYPES]);
+  });
+
+  test('When a payment is made, then only the standard webhook receives its event; a webhook of another type queues nothing', async () => {
+    const standard = (await create()).data!.id;
+    const report = (await create({ type: 'report-notification' })).data!.id;
+    const pending = (await create({ type: 'pending-notification' })).data!.id;
+    await authorisedPayment(server);
+    await server.dispatcher.drain();
+    expect(receiver.items().map((i) => i.eventCode)).toEqual(['AUTHORISATION']);
+    const history = async (webhookId: string) =>
+      (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { ...m, webhookId } } })).data!.data;
+    expect((await history(standard)).map((e) => e.eventCode)).toEqual(['AUTHORISATION']);
+    expect(await history(report)).toEqual([]);
+    expect(await history(pending)).toEqual([]);
+  });
+
+  test('When an update names a type, then the answer is 422 naming it and the webhook keeps its type', async () => {
+    const id = (await create({ type: 'report-notification' })).data!.id;
+    const p = { params: { path: { ...m, webhookId: id } } };
+    const { error, response } = await server.management.PATCH('/merchants/{merchantId}/webhooks/{webhookId}', {
+      ...p,
+      body: { type: 'standard', active: false } as never,
+    });
+    expect(response.status).toBe(422);
+    expect(error?.invalidFields?.[0]?.name).toBe('type');
+    expect((await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}', p)).data).toMatchObject({ type: 'report-notification', active: true });
+  });
+});
+
+describe('POST /merchants/{merchantId}/webhooks/{webhookId}/test by webhook type', () => {
+  const testOf = async (type: string, body: Record<string, unknown>) => {
+    const id = (await create({ type })).data!.id;
+    return server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/test', { params: { path: { ...m, webhookId: id } }, body: body as never });
+  };
+
+  test.each([
+    ['banktransfer-notification', {}, ['PENDING']],
+    ['pending-notification', { types: ['PENDING'] }, ['PENDING']],
+    ['report-notification', {}, ['REPORT_AVAILABLE']],
+    ['ideal-notification', {}, ['AUTHORISATION']],
+    ['standard', { types: ['REFUND_WITH_DATA', 'PAYOUT_THIRDPARTY'] }, ['REFUND_WITH_DATA', 'PAYOUT_THIRDPARTY']],
+  ])('When a %s webhook is tested with %j, then it receives %j', async (type, body, sent) => {
+    const { data, response } = await testOf(type, body);
+    expect(response.status).toBe(200);
+    expect(data?.data?.map((r) => r.status)).toEqual(sent.map(() => 'success'));
+    expect(receiver.items().map((i) => i.eventCode)).toEqual(sent);
+  });
+
+  test.each([
+    ['standard', { types: ['PENDING'] }, 'PENDING'],
+    ['banktransfer-notification', { types: ['AUTHORISATION'] }, 'AUTHORISATION'],
+    ['report-notification', { types: ['REPORT_AVAILABLE', 'CUSTOM'], notification: { eventCode: 'REFUND' } }, 'CUSTOM'],
+    ['ideal-notification', { types: ['PENDING'] }, 'PENDING'],
+    ['terminal-settings', {}, ''],
+    ['directdebit-notification', { types: ['PENDING'] }, 'PENDING'],
+  ])('When a %s webhook is tested with %j, then the answer is 422 naming the type and nothing is sent', async (type, body, value) => {
+    const { error, response } = await testOf(type, body);
+    expect(response.status).toBe(422);
+    expect(error?.invalidFields).toEqual([expect.objectContaining({ name: 'types', value, message: expect.stringContaining(type) })]);
+    expect(receiver.received).toHaveLength(0);
   });
 });
 
