@@ -2,8 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import { count, flag, paged } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { CompaniesTable, MerchantsTable } from '../schema.js';
-import type { CaptureDelay, Company, Merchant, Page } from '../types.js';
+import type { CompaniesTable, MerchantsTable } from '../tables/accounts.js';
+import type { CaptureDelay, Company, Merchant } from '../records/accounts.js';
+import type { Page } from '../records/page.js';
 
 const companyFromRow = (r: Selectable<CompaniesTable>): Company => ({
   id: r.id,

@@ -2,8 +2,8 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { preparedInsert } from '../prepared.js';
-import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../schema.js';
-import type { Delivery, DeliveryAttempt, OutboxEvent } from '../types.js';
+import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../tables/webhooks.js';
+import type { Delivery, DeliveryAttempt, OutboxEvent } from '../records/webhooks.js';
 
 const eventFromRow = (r: Selectable<EventsTable>): OutboxEvent => ({
   id: r.id,
