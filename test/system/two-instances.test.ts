@@ -13,6 +13,8 @@ import { freshDatabase, TEST_ENGINE, type TestDatabase } from '../helpers/databa
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 import { Receiver } from '../helpers/receiver.js';
 import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
+import { startServer, type TestServer } from '../helpers/start-server.js';
+import { DEMO } from '../../server/seed.js';
 
 const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
 
@@ -237,4 +239,54 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
     await eventually(() => acknowledged.every((psp) => delivered().has(psp)), 90_000, 'every acknowledged payment has its AUTHORISATION delivered');
     console.log(`two instances: SIGKILL under load: ${acknowledged.length} acknowledged payments, all stored, all events delivered by the survivors`);
   }, 150_000);
+});
+
+onPostgres('Two in-process instances on one PostgreSQL database: the sandbox clock', () => {
+  // In this process and without their dispatchers (tests drive those): nothing but the request itself refreshes an instance's clocks.
+  let clockDatabase: TestDatabase;
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    clockDatabase = await freshDatabase();
+    first = await startServer(clockDatabase.config);
+    second = await startServer(clockDatabase.config);
+  }, 60_000);
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    await clockDatabase?.drop();
+  });
+
+  const offsetIn = async (server: TestServer) => (await server.checkout.GET('/sandbox/clock')).data!.offsetSeconds;
+
+  test('When both instances advance the same company clock at once, then every advance counts', async () => {
+    const before = await offsetIn(first);
+    const steps = Array.from({ length: 20 }, (_, i) => i + 1);
+    const answers = await Promise.all(
+      steps.map(async (seconds, i) => (await (i % 2 === 0 ? first : second).checkout.POST('/sandbox/clock/advance', { body: { seconds } })).response.status),
+    );
+    expect(answers).toEqual(steps.map(() => 200));
+    const total = steps.reduce((sum, s) => sum + s, 0);
+    expect(await offsetIn(first)).toBe(before + total);
+    expect(await offsetIn(second)).toBe(before + total);
+    expect(await clockDatabase.rows('SELECT clock_offset_seconds FROM companies WHERE id = ?', [DEMO.companyId])).toEqual([
+      { clock_offset_seconds: before + total },
+    ]);
+  });
+
+  test('When the clock is advanced on one instance, then a payment link that expired by it shows expired on the other instance’s hosted page', async () => {
+    const expiresAt = new Date(first.clock.now().getTime() + 3600_000).toISOString();
+    const { data: link } = await first.checkout.POST('/paymentLinks', {
+      body: { merchantAccount: 'DemoMerchantECOM', reference: 'clock-two-instances', amount: { currency: 'EUR', value: 4200 }, expiresAt },
+    });
+    const page = `${second.baseUrl}/payByLink/${link!.id}`;
+    expect((await fetch(page)).status).toBe(200);
+
+    expect((await first.checkout.POST('/sandbox/clock/advance', { body: { seconds: 7200 } })).response.status).toBe(200);
+
+    // The page carries no credential: the second instance learns of the advance only by reading the clock for it.
+    const after = await fetch(page);
+    expect(after.status).toBe(410);
+    expect(await after.text()).toContain('expired');
+  });
 });
