@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
@@ -5,7 +6,7 @@ import { ensurePrivateDir, restrictToOwner } from '../private-files.js';
 import { projectRoot } from '../project-root.js';
 import { PostgresStore } from './engines/postgres.js';
 import { SqliteStore } from './engines/sqlite.js';
-import type { Store } from './tx.js';
+import type { Store, Tx } from './tx.js';
 
 export type { Store, Tx } from './tx.js';
 export { StoreUnavailableError } from './unavailable.js';
@@ -28,7 +29,24 @@ export async function openStore(config: StoreConfig, hashApiKey: (apiKey: string
       migrationsDir: migrations('postgres'),
       hashApiKey,
     });
-  return openSqlite(config, hashApiKey);
+  return inCallersContext(openSqlite(config, hashApiKey));
+}
+
+/**
+ * The store with each transaction's work run in its caller's async context. SQLite's group commit
+ * runs queued transactions one after another from one loop, which began in the context of the
+ * batch's first caller; without this, what the work reads of the request being handled (the
+ * request id an event records: kernel/events/outbox.ts) would be that first caller's. PostgreSQL
+ * runs each transaction in its caller's own chain already.
+ */
+function inCallersContext(store: SqliteStore): Store {
+  return {
+    engine: store.engine,
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => store.transaction(AsyncLocalStorage.bind(work)),
+    read: (work) => store.read(work),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
 }
 
 /**

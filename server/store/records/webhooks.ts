@@ -17,6 +17,11 @@ export interface OutboxEvent {
   additionalData: Record<string, string>;
   eventDate: string;
   createdAt: string;
+  /**
+   * The id of the request that caused the event (its X-Request-Id), for the delivery log; null for
+   * the server's own work (the clock, the dispatcher) and for events recorded before it was kept.
+   */
+  requestId: string | null;
 }
 
 /** Which merchant accounts a company webhook covers. */

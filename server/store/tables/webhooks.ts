@@ -49,6 +49,8 @@ export interface EventsTable {
   additional_data: Json;
   event_date: Timestamp;
   created_at: Timestamp;
+  /** The request that caused the event (migration 0070); NULL for the server's own work and older events. */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookDeliveriesTable {
