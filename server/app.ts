@@ -12,6 +12,7 @@ import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
 import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
+import { freshClock } from './kernel/http/fresh-clock.js';
 import { health } from './kernel/http/health.js';
 import { requestLog } from './kernel/http/request-log.js';
 import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
@@ -223,6 +224,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       ],
     }),
   );
+  // The hosted pages carry no credential: on PostgreSQL they read the clocks other instances may have moved.
+  app.use(['/hosted', '/payByLink'], freshClock(store, clock));
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
 

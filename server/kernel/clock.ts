@@ -16,7 +16,7 @@ export interface Clock {
 /** A clock per company that can be moved forward: the sandbox time control. */
 export interface AdjustableClock extends Clock {
   offsetSeconds(companyId: string): number;
-  /** Moves the company's clock forward inside the caller's transaction; returns the new offset. */
+  /** Moves the company's clock forward inside the caller's transaction (atomically); returns the new offset. */
   advance(tx: Tx, companyId: string, seconds: number): Promise<number>;
   /** Takes an offset read from the store (by authentication or the dispatcher's tick). */
   observe(companyId: string, offsetSeconds: number): void;
@@ -26,7 +26,8 @@ export interface AdjustableClock extends Clock {
  * Real time plus an offset per company that only grows. The offsets live in the store (the
  * `companies` row), so a restarted sandbox, or another server instance, keeps the time its
  * integrators moved it to. This object only caches them: on PostgreSQL (several instances)
- * authentication reads them on every request, and the dispatcher reads them on every tick.
+ * authentication reads them on every request, so do the hosted pages (kernel/http/fresh-clock.ts),
+ * and the dispatcher reads them on every tick.
  */
 export class SandboxClocks implements AdjustableClock {
   private readonly offsets = new Map<string, number>();
@@ -61,9 +62,9 @@ export class SandboxClocks implements AdjustableClock {
   }
 
   async advance(tx: Tx, companyId: string, seconds: number): Promise<number> {
-    const company = await tx.companies.get(companyId);
-    const next = (company?.clockOffsetSeconds ?? 0) + seconds;
-    await tx.companies.setClockOffset(companyId, next);
+    // One relative update (no read first): advances made at once, here or on another instance, all count.
+    const next = await tx.companies.advanceClock(companyId, seconds);
+    if (next === undefined) throw new Error(`no company ${companyId} to advance the clock of`);
     // Taken at once: the transaction commits right after, and a clock that ran ahead of a
     // rolled-back write would only make this company's sandbox early, never lose acknowledged state.
     this.observe(companyId, next);

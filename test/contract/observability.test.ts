@@ -1,5 +1,6 @@
 /**
- * Request logs, health and metrics against the app in this process (a fresh in-memory store):
+ * Request logs, health and metrics against the app in this process (a fresh database on the
+ * engine of the run: SQLite in memory, or a PostgreSQL database of its own):
  * the log lines of real requests carrying keys, card data, IBANs and webhook secrets, the
  * readiness probe with a working and a closed store, and a Prometheus scrape.
  */
@@ -9,7 +10,9 @@ import type { Server } from 'node:http';
 import { createApp } from '../../server/app.js';
 import { compose, type Composition } from '../../server/compose.js';
 import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/kernel/logger.js';
+import { recordEvent } from '../../server/kernel/events/outbox.js';
+import { createLogger, runInRequestContext } from '../../server/kernel/logger.js';
+import { freshDatabase, TEST_ENGINE } from '../helpers/database.js';
 import { rawCard } from '../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 import { Receiver } from '../helpers/receiver.js';
@@ -24,6 +27,7 @@ interface Running {
 
 async function start(logLevel: 'info' | 'silent' = 'info'): Promise<Running> {
   const raw: string[] = [];
+  const database = TEST_ENGINE === 'postgres' ? await freshDatabase() : undefined;
   const config = loadConfig(
     {},
     {
@@ -34,6 +38,7 @@ async function start(logLevel: 'info' | 'silent' = 'info'): Promise<Running> {
       serverSecret: '5e'.repeat(32),
       forwardAllowList: { '*': ['127.0.0.1', 'localhost'] },
       forwardAllowPrivateNetworks: true,
+      ...database?.config,
     },
   );
   const composition = await compose(config, {
@@ -53,6 +58,7 @@ async function start(logLevel: 'info' | 'silent' = 'info'): Promise<Running> {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
+      await database?.drop();
     },
   };
 }
@@ -195,7 +201,7 @@ describe('Request logs', () => {
     expect(line).toMatchObject({ replayed: true, operationId: 'payments' });
   });
 
-  test('When a webhook is delivered, then the delivery line names the event and the webhook', async () => {
+  test('When payments are delivered as events, then each delivery line names the event, the webhook and the request id of the payment that caused it', async () => {
     const webhook = await fetch(`${app.baseUrl}/management/v3/merchants/DemoMerchantECOM/webhooks`, {
       method: 'POST',
       headers: json(COMPANY_KEY),
@@ -209,28 +215,68 @@ describe('Request logs', () => {
       }),
     });
     expect(webhook.status).toBe(200);
-    const payment = await fetch(`${app.baseUrl}/checkout/v71/payments`, {
-      method: 'POST',
-      headers: json(COMPANY_KEY),
-      body: JSON.stringify({
-        amount: { currency: 'EUR', value: 100 },
-        reference: 'log-delivery',
-        merchantAccount: 'DemoMerchantECOM',
-        returnUrl: 'https://shop.example.com/return',
-        paymentMethod: rawCard(secrets.card),
+    // Several at once: on SQLite they share a group commit, and each event must still keep its own request's id.
+    const payments = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const payment = await fetch(`${app.baseUrl}/checkout/v71/payments`, {
+          method: 'POST',
+          headers: json(COMPANY_KEY),
+          body: JSON.stringify({
+            amount: { currency: 'EUR', value: 100 + i },
+            reference: `log-delivery-${i}`,
+            merchantAccount: 'DemoMerchantECOM',
+            returnUrl: 'https://shop.example.com/return',
+            paymentMethod: rawCard(secrets.card),
+          }),
+        });
+        expect(payment.status).toBe(200);
+        const { pspReference } = (await payment.json()) as { pspReference: string };
+        return { pspReference, requestId: payment.headers.get('x-request-id') };
       }),
-    });
-    expect(payment.status).toBe(200);
+    );
+    expect(new Set(payments.map((p) => p.requestId)).size).toBe(payments.length);
     await app.composition.dispatcher.drain();
-    const deliveries = app.lines.filter((l) => l.message === 'webhook delivery');
-    expect(deliveries.length).toBeGreaterThan(0);
-    expect(deliveries[0]).toMatchObject({
-      eventId: expect.any(Number),
-      webhookId: expect.any(String),
-      outcome: 'accepted',
-      merchantAccount: 'DemoMerchantECOM',
-    });
+    const deliveries = app.lines.filter((l) => l.message === 'webhook delivery' && l.eventCode === 'AUTHORISATION');
+    for (const { pspReference, requestId } of payments) {
+      const line = deliveries.find((l) => l.pspReference === pspReference);
+      expect({ pspReference, line }).toEqual({
+        pspReference,
+        line: expect.objectContaining({
+          requestId,
+          eventId: expect.any(Number),
+          webhookId: expect.any(String),
+          outcome: 'accepted',
+          merchantAccount: 'DemoMerchantECOM',
+        }),
+      });
+    }
     expect(app.raw.join('\n')).not.toContain(secrets.webhookPassword);
+  });
+
+  test('When the transactions of several requests are committed together, then each event keeps the id of its own request', async () => {
+    const { store, logger } = app.composition.deps;
+    const requestIds = ['together-A', 'together-B', 'together-C', 'together-D'];
+    // Started in one turn: SQLite runs them in one group commit, from one loop.
+    const eventIds = await Promise.all(
+      requestIds.map((requestId, i) =>
+        runInRequestContext({ requestId, logger }, () =>
+          store.transaction((tx) =>
+            recordEvent(tx, new Date(), {
+              companyId: 'DemoCompany',
+              merchantAccount: 'DemoMerchantECOM',
+              eventCode: 'AUTHORISATION',
+              pspReference: `TOGETHER${i}`,
+              merchantReference: `together-${i}`,
+              currency: 'EUR',
+              value: 100,
+              success: true,
+            }),
+          ),
+        ),
+      ),
+    );
+    const events = await store.read((tx) => Promise.all(eventIds.map((id) => tx.outbox.getEvent(id))));
+    expect(events.map((event) => event?.requestId)).toEqual(requestIds);
   });
 
   test('When /forward calls a third party, then the outbound line carries the request id of the forward request', async () => {

@@ -101,7 +101,7 @@ describe('SqliteStore', () => {
 
     expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(0);
     expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(0);
-    await store.transaction((tx) => tx.companies.setClockOffset(DEMO.companyId, 3600));
+    await store.transaction((tx) => tx.companies.advanceClock(DEMO.companyId, 3600));
     expect((await store.read((tx) => tx.companies.get(DEMO.companyId)))?.clockOffsetSeconds).toBe(3600);
 
     await store.transaction(async (tx) => {

@@ -13,6 +13,8 @@ import { freshDatabase, TEST_ENGINE, type TestDatabase } from '../helpers/databa
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 import { Receiver } from '../helpers/receiver.js';
 import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
+import { startServer, type TestServer } from '../helpers/start-server.js';
+import { DEMO } from '../../server/seed.js';
 
 const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
 
@@ -45,6 +47,9 @@ async function pay(instance: RunningProcess, value: number, extra: Record<string
   return call(instance, 'POST', checkout('/payments'), { ...buildPaymentRequest({ amount: { currency: 'EUR', value } }), ...extra }, headers);
 }
 
+const byHook = (x: { hook: string; pspReference: string }, y: { hook: string; pspReference: string }) =>
+  x.hook === y.hook ? x.pspReference.localeCompare(y.pspReference) : x.hook.localeCompare(y.hook);
+
 /** Resolves when `check` holds, polling; fails after `ms`. */
 async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
@@ -70,8 +75,6 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
       FORWARD_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_POLL_MS: '50',
       RATE_LIMIT_PER_MINUTE: '4',
-      // A short receiver timeout: a delivery leased by a killed instance lapses 30 s after it.
-      WEBHOOK_TIMEOUT_MS: '2000',
     };
     // Started together: migrations and the seed must not race.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
@@ -199,42 +202,169 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
     expect(Date.parse(String(after.body.now)) - Date.parse(String(before.body.now))).toBeGreaterThanOrEqual(86_400_000);
   });
 
-  test('When one instance is killed with SIGKILL under load, then every payment it acknowledged is stored and its events are delivered by the others', async () => {
-    receiver.received.length = 0;
-    // A third instance to kill (jest may run this test before the others: a and b stay up).
-    const c = await spawnServer(env);
-    const acknowledged: string[] = [];
-    let stop = false;
-    const load = Array.from({ length: 8 }, async (_, lane) => {
-      for (let i = 0; !stop; i++) {
-        const reference = `kill-${lane}-${i}-${Date.now()}`;
-        try {
-          const answer = await pay(c, 1_500, { reference });
-          if (answer.status === 200) acknowledged.push(String(answer.body.pspReference));
-        } catch {
-          return; // the instance is gone
-        }
+  test('When one instance is killed with SIGKILL under load while it holds delivery leases, then every payment acknowledged is stored and the other instance delivers exactly the events it held, once their leases lapse', async () => {
+    // Its own database, receiver and pair. The survivor is paused (SIGSTOP) while `doomed`, the only
+    // dispatcher running, takes the head delivery of every webhook, whose request the receiver holds
+    // (no answer); then the survivor goes on (SIGCONT) and both take payments. The doomed instance's
+    // receiver timeout outlasts the rest of the test up to the kill, so it still holds those leases when it
+    // dies (a lease lasts the timeout + 30 s), and the survivor cannot take a leased head before it lapses.
+    const killDatabase = await freshDatabase(mkdtempSync(join(tmpdir(), 'sigkill-')));
+    const hooks = await new Receiver().start();
+    const HOOKS = 3;
+    interface Held {
+      hook: string;
+      pspReference: string;
+      open: boolean;
+    }
+    const held: Held[] = [];
+    const answered: Array<{ hook: string; pspReference: string; eventCode: string; at: number }> = [];
+    let holding = true;
+    hooks.answer = (req, res, index) => {
+      const item = hooks.received[index]!.notification.notificationItems[0]!.NotificationRequestItem;
+      const hook = req.url ?? '';
+      if (holding) {
+        const request: Held = { hook, pspReference: item.pspReference, open: true };
+        req.socket.once('close', () => (request.open = false));
+        held.push(request);
+        return;
       }
-    });
-    // Killed once it has acknowledged a fair number (a loaded machine may take seconds to get there), and
-    // at least 1.5 s into the load, so that some of its payments' events are still in flight.
-    const started = Date.now();
-    await eventually(() => acknowledged.length > 20 && Date.now() - started >= 1_500, 60_000, 'the instance to kill has acknowledged some payments');
-    await kill(c, 'SIGKILL');
-    stop = true;
-    await Promise.all(load);
-    expect(acknowledged.length).toBeGreaterThan(10);
-    const stored = await database.rows(`SELECT psp_reference FROM payments WHERE psp_reference IN (${acknowledged.map(() => '?').join(', ')})`, acknowledged);
-    expect(stored).toHaveLength(acknowledged.length);
-    // The events of the killed instance's payments (some leased by it mid-send) reach the receiver through the other.
-    const delivered = () =>
-      new Set(
-        receiver
-          .items()
-          .filter((item) => item.eventCode === 'AUTHORISATION')
-          .map((item) => item.pspReference),
+      answered.push({ hook, pspReference: item.pspReference, eventCode: item.eventCode, at: Date.now() });
+      res.writeHead(200).end('[accepted]');
+    };
+    const killEnv = { ...env, ...killDatabase.env, DATABASE_POOL_SIZE: '10' };
+    const [doomed, survivor] = await Promise.all([spawnServer({ ...killEnv, WEBHOOK_TIMEOUT_MS: '10000' }), spawnServer(killEnv)]);
+    survivor.child.kill('SIGSTOP');
+    try {
+      for (let i = 1; i <= HOOKS; i++) {
+        const hook = { type: 'standard', url: `${hooks.url}/hook-${i}`, active: true, communicationFormat: 'json' };
+        expect((await call(doomed, 'POST', management('/merchants/DemoMerchantECOM/webhooks'), hook)).status).toBe(200);
+      }
+      const serving: RunningProcess[] = [doomed];
+      const acknowledged = new Map<RunningProcess, string[]>([[doomed, []]]);
+      let stop = false;
+      const load = Array.from({ length: 6 }, async (_, lane) => {
+        for (let i = 0; !stop; i++) {
+          const instance = serving[(lane + i) % serving.length]!;
+          try {
+            const answer = await pay(instance, 1_500, { reference: `kill-${lane}-${i}-${Date.now()}` });
+            if (answer.status === 200) acknowledged.get(instance)!.push(String(answer.body.pspReference));
+          } catch {
+            // the doomed instance is gone: the lane goes on with the survivor
+          }
+        }
+      });
+      const count = (instance: RunningProcess) => acknowledged.get(instance)?.length ?? 0;
+      await eventually(() => new Set(held.map((h) => h.hook)).size === HOOKS, 60_000, 'the doomed instance holds a delivery of every webhook');
+
+      survivor.child.kill('SIGCONT');
+      acknowledged.set(survivor, []);
+      serving.push(survivor);
+      await eventually(() => count(survivor) >= 10 && count(doomed) >= 10, 60_000, 'both instances have acknowledged payments');
+      // Nothing the doomed instance sent has timed out: every request the receiver holds is its own.
+      expect(held.filter((h) => !h.open)).toEqual([]);
+      const atKill = held.map(({ hook, pspReference }) => ({ hook, pspReference }));
+      expect(atKill).toHaveLength(HOOKS);
+      await kill(doomed, 'SIGKILL');
+      serving.splice(serving.indexOf(doomed), 1);
+      const killedAt = Date.now();
+      // Its connections die with it: the held requests were its own.
+      await eventually(() => held.every((h) => !h.open), 10_000, "the killed instance's connections closed");
+      const leases = (
+        await killDatabase.rows(
+          `SELECT w.url, e.psp_reference, d.lease_until FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.status = 'pending' AND d.lease_until IS NOT NULL`,
+        )
+      ).map((row) => ({ hook: new URL(String(row.url)).pathname, pspReference: String(row.psp_reference), leaseUntil: new Date(row.lease_until as string) }));
+      expect(leases.map(({ hook, pspReference }) => ({ hook, pspReference })).sort(byHook)).toEqual([...atKill].sort(byHook));
+      holding = false;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      stop = true;
+      await Promise.all(load);
+
+      const all = [...acknowledged.values()].flat();
+      const stored = await killDatabase.rows(`SELECT psp_reference FROM payments WHERE psp_reference IN (${all.map(() => '?').join(', ')})`, all);
+      expect(stored).toHaveLength(all.length);
+      const delivered = (hook: string, pspReference: string) =>
+        answered.filter((a) => a.hook === hook && a.pspReference === pspReference && a.eventCode === 'AUTHORISATION');
+      const hookPaths = Array.from({ length: HOOKS }, (_, i) => new URL(`${hooks.url}/hook-${i + 1}`).pathname);
+      await eventually(
+        () => hookPaths.every((hook) => all.every((psp) => delivered(hook, psp).length > 0)),
+        120_000,
+        'every acknowledged payment has its AUTHORISATION delivered to every webhook',
       );
-    await eventually(() => acknowledged.every((psp) => delivered().has(psp)), 90_000, 'every acknowledged payment has its AUTHORISATION delivered');
-    console.log(`two instances: SIGKILL under load: ${acknowledged.length} acknowledged payments, all stored, all events delivered by the survivors`);
-  }, 150_000);
+      // The leased events are each delivered once, by the survivor, as the first of their webhook after the lease lapsed.
+      for (const lease of leases) {
+        const first = answered.find((a) => a.hook === lease.hook)!;
+        expect({ hook: lease.hook, first: first.pspReference, times: delivered(lease.hook, lease.pspReference).length }).toEqual({
+          hook: lease.hook,
+          first: lease.pspReference,
+          times: 1,
+        });
+        expect(first.at).toBeGreaterThanOrEqual(lease.leaseUntil.getTime());
+      }
+      for (const hook of hookPaths) for (const psp of all) expect(delivered(hook, psp)).toHaveLength(1);
+      const lapsedAfter = Math.max(...leases.map((l) => l.leaseUntil.getTime())) - killedAt;
+      console.log(
+        `two instances: SIGKILL under load: ${all.length} acknowledged payments (${count(doomed)} by the killed instance, ${count(survivor)} by the survivor), all stored; ` +
+          `${leases.length} events leased by the killed instance at the kill (one per webhook), delivered by the survivor once the leases lapsed ${Math.round(lapsedAfter / 1000)} s after the kill; ` +
+          `${answered.length} deliveries after the kill, none twice`,
+      );
+    } finally {
+      hooks.answer = (_req, res) => res.writeHead(200).end('[accepted]');
+      await kill(doomed);
+      await kill(survivor);
+      await hooks.stop();
+      await killDatabase.drop();
+    }
+  }, 240_000);
+});
+
+onPostgres('Two in-process instances on one PostgreSQL database: the sandbox clock', () => {
+  // In this process and without their dispatchers (tests drive those): nothing but the request itself refreshes an instance's clocks.
+  let clockDatabase: TestDatabase;
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    clockDatabase = await freshDatabase();
+    first = await startServer(clockDatabase.config);
+    second = await startServer(clockDatabase.config);
+  }, 60_000);
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    await clockDatabase?.drop();
+  });
+
+  const offsetIn = async (server: TestServer) => (await server.checkout.GET('/sandbox/clock')).data!.offsetSeconds;
+
+  test('When both instances advance the same company clock at once, then every advance counts', async () => {
+    const before = await offsetIn(first);
+    const steps = Array.from({ length: 20 }, (_, i) => i + 1);
+    const answers = await Promise.all(
+      steps.map(async (seconds, i) => (await (i % 2 === 0 ? first : second).checkout.POST('/sandbox/clock/advance', { body: { seconds } })).response.status),
+    );
+    expect(answers).toEqual(steps.map(() => 200));
+    const total = steps.reduce((sum, s) => sum + s, 0);
+    expect(await offsetIn(first)).toBe(before + total);
+    expect(await offsetIn(second)).toBe(before + total);
+    expect(await clockDatabase.rows('SELECT clock_offset_seconds FROM companies WHERE id = ?', [DEMO.companyId])).toEqual([
+      { clock_offset_seconds: before + total },
+    ]);
+  });
+
+  test('When the clock is advanced on one instance, then a payment link that expired by it shows expired on the other instance’s hosted page', async () => {
+    const expiresAt = new Date(first.clock.now().getTime() + 3600_000).toISOString();
+    const { data: link } = await first.checkout.POST('/paymentLinks', {
+      body: { merchantAccount: 'DemoMerchantECOM', reference: 'clock-two-instances', amount: { currency: 'EUR', value: 4200 }, expiresAt },
+    });
+    const page = `${second.baseUrl}/payByLink/${link!.id}`;
+    expect((await fetch(page)).status).toBe(200);
+
+    expect((await first.checkout.POST('/sandbox/clock/advance', { body: { seconds: 7200 } })).response.status).toBe(200);
+
+    // The page carries no credential: the second instance learns of the advance only by reading the clock for it.
+    const after = await fetch(page);
+    expect(after.status).toBe(410);
+    expect(await after.text()).toContain('expired');
+  });
 });

@@ -160,11 +160,13 @@ export class Dispatcher {
     const payload = JSON.stringify(toNotification(event, hmacKey));
     const result = await sendNotification(webhook, event.merchantAccount, payload, vault, this.options);
     this.deps.onAttempt?.(result.outcome);
-    // Events store no request id: the line names the event and the webhook (the event id is in
-    // the webhook's event list and in the operation's response where it reports one).
+    // The line names the request that caused the event (its X-Request-Id; none for the server's
+    // own work), the event and the webhook.
     this.deps.logger[result.outcome === 'accepted' ? 'info' : 'warn']('webhook delivery', {
+      requestId: event.requestId ?? undefined,
       eventId: event.id,
       eventCode: event.eventCode,
+      pspReference: event.pspReference,
       webhookId: webhook.id,
       merchantAccount: event.merchantAccount,
       attempt: delivery.attempts + 1,

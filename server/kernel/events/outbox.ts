@@ -1,8 +1,12 @@
 import type { OutboxEvent } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
+import { currentRequest } from '../logger.js';
 import { recipients } from './routing.js';
 
-export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'> &
+export type EventInput = Omit<
+  OutboxEvent,
+  'id' | 'createdAt' | 'eventDate' | 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod' | 'requestId'
+> &
   Partial<Pick<OutboxEvent, 'additionalData' | 'reason' | 'originalReference' | 'paymentMethod'>>;
 
 /**
@@ -11,7 +15,8 @@ export type EventInput = Omit<OutboxEvent, 'id' | 'createdAt' | 'eventDate' | 'a
  * own webhooks and its company's webhooks whose filter takes the account in. The event and its
  * deliveries exist exactly when the change they report was committed (the transactional
  * outbox); each delivery is a queue entry of its own webhook, signed with that webhook's key
- * when the dispatcher sends it.
+ * when the dispatcher sends it. The event keeps the id of the request being handled, if any,
+ * which the dispatcher logs with every attempt to deliver it.
  */
 export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise<number> {
   const at = now.toISOString();
@@ -23,6 +28,7 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     ...event,
     eventDate: at,
     createdAt: at,
+    requestId: currentRequest()?.requestId ?? null,
   });
   for (const webhook of recipients(await tx.webhooks.active(event.merchantAccount, event.companyId), event)) {
     await tx.outbox.insertDelivery({

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { AndroidAppsTable, AndroidCertificatesTable } from '../schema.js';
-import type { AndroidApp, AndroidCertificate } from '../types.js';
+import type { AndroidAppsTable, AndroidCertificatesTable } from '../tables/merchant-settings.js';
+import type { AndroidApp, AndroidCertificate } from '../records/merchant-settings.js';
 
 const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
   id: r.id,

@@ -2,8 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import { count, flag, paged } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { CompaniesTable, MerchantsTable } from '../schema.js';
-import type { CaptureDelay, Company, Merchant, Page } from '../types.js';
+import type { CompaniesTable, MerchantsTable } from '../tables/accounts.js';
+import type { CaptureDelay, Company, Merchant } from '../records/accounts.js';
+import type { Page } from '../records/page.js';
 
 const companyFromRow = (r: Selectable<CompaniesTable>): Company => ({
   id: r.id,
@@ -98,8 +99,20 @@ export function companiesStore(db: Db) {
             .executeTakeFirst()
         )?.n,
       ),
-    setClockOffset: async (companyId: string, offsetSeconds: number): Promise<void> =>
-      void (await q.updateTable('companies').set({ clock_offset_seconds: offsetSeconds }).where('id', '=', companyId).execute()),
+    /**
+     * Moves the company's sandbox clock `seconds` forward in one statement, relative to the stored
+     * offset: of two advances at once (on any instances) each counts, none overwrites the other.
+     * Returns the new offset, or undefined for an unknown company.
+     */
+    advanceClock: async (companyId: string, seconds: number): Promise<number | undefined> =>
+      (
+        await q
+          .updateTable('companies')
+          .set((eb) => ({ clock_offset_seconds: eb('clock_offset_seconds', '+', seconds) }))
+          .where('id', '=', companyId)
+          .returning('clock_offset_seconds')
+          .executeTakeFirst()
+      )?.clock_offset_seconds,
     /** Every company's sandbox clock offset (companies are few). */
     clockOffsets: async (): Promise<Array<{ companyId: string; offsetSeconds: number }>> =>
       (await clockOffsets.all(db)).map((r) => ({

@@ -2,8 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { AllowedOriginsTable, ApiCredentialsTable, ApiKeysTable } from '../schema.js';
-import type { AllowedOrigin, ApiKeyRecord, Credential, Page, RetiredClientKey } from '../types.js';
+import type { AllowedOriginsTable, ApiCredentialsTable, ApiKeysTable } from '../tables/accounts.js';
+import type { AllowedOrigin, ApiKeyRecord, Credential, RetiredClientKey } from '../records/accounts.js';
+import type { Page } from '../records/page.js';
 
 const fromRow = (r: Selectable<ApiCredentialsTable>): Credential => ({
   id: r.id,

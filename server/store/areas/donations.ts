@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
-import type { DonationsTable } from '../schema.js';
-import type { Donation } from '../types.js';
+import type { DonationsTable } from '../tables/checkout.js';
+import type { Donation } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<DonationsTable>): Donation => ({
   id: r.id,

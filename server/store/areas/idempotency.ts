@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared, preparedInsert } from '../prepared.js';
-import type { IdempotencyKeysTable } from '../schema.js';
-import type { IdempotencyRecord } from '../types.js';
+import type { IdempotencyKeysTable } from '../tables/accounts.js';
+import type { IdempotencyRecord } from '../records/accounts.js';
 
 const fromRow = (r: Selectable<IdempotencyKeysTable>): IdempotencyRecord => ({
   credentialId: r.credential_id,

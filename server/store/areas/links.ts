@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
-import type { PaymentLinksTable } from '../schema.js';
-import type { PaymentLink } from '../types.js';
+import type { PaymentLinksTable } from '../tables/checkout.js';
+import type { PaymentLink } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<PaymentLinksTable>): PaymentLink => ({
   id: r.id,

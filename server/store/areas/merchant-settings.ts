@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { PaymentMethodSettingsTable, PayoutSettingsTable, SplitConfigurationsTable } from '../schema.js';
-import type { PaymentMethodSetting, PayoutSetting, SplitConfigurationRecord } from '../types.js';
+import type { PaymentMethodSettingsTable, PayoutSettingsTable, SplitConfigurationsTable } from '../tables/merchant-settings.js';
+import type { PaymentMethodSetting, PayoutSetting, SplitConfigurationRecord } from '../records/merchant-settings.js';
 
 const settingFromRow = (r: Selectable<PaymentMethodSettingsTable>): PaymentMethodSetting => ({
   id: r.id,

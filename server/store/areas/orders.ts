@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { type Db, forUpdate } from '../db.js';
-import type { OrdersTable } from '../schema.js';
-import type { Order } from '../types.js';
+import type { OrdersTable } from '../tables/checkout.js';
+import type { Order } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<OrdersTable>): Order => ({
   pspReference: r.psp_reference,

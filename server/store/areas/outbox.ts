@@ -2,8 +2,8 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { preparedInsert } from '../prepared.js';
-import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../schema.js';
-import type { Delivery, DeliveryAttempt, OutboxEvent } from '../types.js';
+import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../tables/webhooks.js';
+import type { Delivery, DeliveryAttempt, OutboxEvent } from '../records/webhooks.js';
 
 const eventFromRow = (r: Selectable<EventsTable>): OutboxEvent => ({
   id: r.id,
@@ -21,6 +21,7 @@ const eventFromRow = (r: Selectable<EventsTable>): OutboxEvent => ({
   additionalData: parsed<Record<string, string>>(r.additional_data),
   eventDate: r.event_date,
   createdAt: r.created_at,
+  requestId: r.request_id,
 });
 
 /** The id is left out: the database numbers events. */
@@ -39,6 +40,7 @@ const eventToRow = (e: OutboxEvent): Insertable<EventsTable> => ({
   additional_data: jsonText(e.additionalData),
   event_date: e.eventDate,
   created_at: e.createdAt,
+  request_id: e.requestId,
 });
 
 const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): Delivery => ({

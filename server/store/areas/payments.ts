@@ -2,8 +2,8 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
 import { prepared, preparedInsert, preparedUpdate } from '../prepared.js';
-import type { ModificationsTable, PaymentsTable } from '../schema.js';
-import type { Modification, Payment } from '../types.js';
+import type { ModificationsTable, PaymentsTable } from '../tables/checkout.js';
+import type { Modification, Payment } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<PaymentsTable>): Payment => ({
   pspReference: r.psp_reference,

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { CheckoutSessionsTable } from '../schema.js';
-import type { CheckoutSession } from '../types.js';
+import type { CheckoutSessionsTable } from '../tables/checkout.js';
+import type { CheckoutSession } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<CheckoutSessionsTable>): CheckoutSession => ({
   id: r.id,

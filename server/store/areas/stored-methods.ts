@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
-import type { StoredPaymentMethodsTable } from '../schema.js';
-import type { StoredPaymentMethod } from '../types.js';
+import type { StoredPaymentMethodsTable } from '../tables/checkout.js';
+import type { StoredPaymentMethod } from '../records/checkout.js';
 
 const fromRow = (r: Selectable<StoredPaymentMethodsTable>): StoredPaymentMethod => ({
   id: r.id,

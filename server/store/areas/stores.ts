@@ -1,8 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import { jsonText, paged, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
-import type { StoresTable } from '../schema.js';
-import type { Page, StoreAddress, StoreDetails, StoreLocation, StoreStatus } from '../types.js';
+import type { StoresTable } from '../tables/merchant-settings.js';
+import type { StoreAddress, StoreDetails, StoreLocation, StoreStatus } from '../records/merchant-settings.js';
+import type { Page } from '../records/page.js';
 
 const storeFromRow = (r: Selectable<StoresTable>): StoreLocation => ({
   id: r.id,

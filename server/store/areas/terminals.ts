@@ -1,8 +1,9 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { TerminalsTable } from '../schema.js';
-import type { Page, SettingsLevel, SettingsSections, Terminal, TerminalFilter } from '../types.js';
+import type { TerminalsTable } from '../tables/merchant-settings.js';
+import type { SettingsLevel, SettingsSections, Terminal, TerminalFilter } from '../records/merchant-settings.js';
+import type { Page } from '../records/page.js';
 
 const terminalFromRow = (r: Selectable<TerminalsTable>): Terminal => ({
   id: r.id,

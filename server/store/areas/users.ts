@@ -1,8 +1,9 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { UsersTable } from '../schema.js';
-import type { Page, User } from '../types.js';
+import type { UsersTable } from '../tables/accounts.js';
+import type { User } from '../records/accounts.js';
+import type { Page } from '../records/page.js';
 
 const fromRow = (r: Selectable<UsersTable>): User => ({
   id: r.id,

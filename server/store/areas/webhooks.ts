@@ -2,8 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { WebhooksTable } from '../schema.js';
-import type { MerchantAccountFilter, Page, Webhook } from '../types.js';
+import type { WebhooksTable } from '../tables/webhooks.js';
+import type { Page } from '../records/page.js';
+import type { MerchantAccountFilter, Webhook } from '../records/webhooks.js';
 
 const listOrNull = (value: unknown): string[] | null => (value === null || value === undefined ? null : parsed<string[]>(value));
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : jsonText(value));

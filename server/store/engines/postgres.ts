@@ -32,8 +32,14 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-/** SQLSTATE classes and codes that mean "the database is not there" (not "the request was wrong"). */
-const UNAVAILABLE = /^(08|57P0[123]|53300)/;
+/**
+ * SQLSTATE classes and codes that mean "the database is not there" (not "the request was wrong"):
+ * connection failures (08), shutdown (57P01–57P03), too many connections (53300), and a statement
+ * cancelled (57014: it ran past DATABASE_STATEMENT_TIMEOUT_MS, e.g. waiting for a lock, or was
+ * cancelled by an operator). A cancelled statement aborts its transaction, which is rolled back
+ * whole: the request changed nothing and may be sent again.
+ */
+const UNAVAILABLE = /^(08|57P0[123]|57014|53300)/;
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -131,6 +137,9 @@ export class PostgresStore implements Store {
   private async migrate(dir: string): Promise<void> {
     const client = await this.pool.connect();
     try {
+      // No statement timeout here: an instance waits as long as another one's migrations take, and
+      // a migration (an index on a large table) may run longer than any request should.
+      await client.query('SET statement_timeout = 0');
       await client.query('SELECT pg_advisory_lock(727201)');
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
       const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
@@ -152,7 +161,12 @@ export class PostgresStore implements Store {
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock(727201)').catch(() => undefined);
-      client.release();
+      // Back to the pool with the configured timeout (the value the connection started with), or closed.
+      const reset = await client.query('RESET statement_timeout').then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+      client.release(reset);
     }
   }
 }

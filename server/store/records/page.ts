@@ -1,0 +1,6 @@
+/** A page of a list. */
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
