@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate } from '../../server/kernel/auth/credentials.js';
+import { ALL_ROLES, SERVICE_ROLES } from '../../server/kernel/auth/roles.js';
 import { DEMO, seedDemoData } from '../../server/seed.js';
 import { SqliteStore } from '../../server/store/engines/sqlite.js';
 
@@ -135,5 +136,24 @@ describe('SqliteStore', () => {
       expect(await store.transaction((tx) => tx.merchants.get('M2'))).toBeUndefined();
       expect(await store.read((tx) => tx.merchants.get('M2'))).toBeUndefined();
     }
+  });
+
+  test('When a database seeded before a role was known is opened, then the seeded company credential is given every role', async () => {
+    open();
+    const path = (store as unknown as { db: { name: string } }).db.name;
+    await seedDemoData(store, new Date(), { company: 'migrated-company-key-00000000000001' });
+    // As an earlier version left it: the service's own roles only, and the newest migration not applied.
+    await store.transaction(async (tx) => {
+      const credential = (await tx.credentials.getForUpdate(DEMO.companyCredentialId))!;
+      await tx.credentials.update({ ...credential, roles: [...SERVICE_ROLES] });
+    });
+    await store.close();
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(path);
+    raw.prepare('DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)').run();
+    raw.close();
+    store = new SqliteStore({ path, synchronous: 'FULL', migrationsDir, hashApiKey: (key) => `h-${key}` });
+    const roles = (await store.read((tx) => tx.credentials.get(DEMO.companyCredentialId)))!.roles;
+    expect([...roles].sort()).toEqual([...ALL_ROLES].sort());
   });
 });
