@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Store, Tx } from '../store/tx.js';
 import type { IdempotencyRecord } from '../store/types.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
-import { type Caller, callerOf } from './http/request-context.js';
+import { type Caller, callerOf, requestIdOf } from './http/request-context.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 64;
@@ -85,9 +85,10 @@ export class Commands {
   handler<T>(status: number, work: Work<T>): RequestHandler {
     return async (req, res) => {
       const caller = callerOf(res);
+      const context = { requestId: requestIdOf(res) };
       const key = req.get(IDEMPOTENCY_HEADER);
       if (key === undefined) {
-        const body = await this.store.transaction((tx) => work(tx, caller, req));
+        const body = await this.store.transaction((tx) => work(tx, caller, req), context);
         send(res, status, body);
         return;
       }
@@ -120,7 +121,7 @@ export class Commands {
           const body = await work(tx, caller, req);
           await tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body));
           return { status, body: body as unknown, replayed: false };
-        });
+        }, context);
         // The request log and the metrics count replays.
         if (outcome.replayed) res.locals.idempotentReplay = true;
         sendWithKey(res, outcome.status, outcome.body, key);
@@ -165,6 +166,7 @@ export class Commands {
   effectHandler<P, T>(status: number, prepare: Work<P>, effect: Effect<P, T>): RequestHandler {
     return async (req, res) => {
       const caller = callerOf(res);
+      const context = { requestId: requestIdOf(res) };
       const key = req.get(IDEMPOTENCY_HEADER);
       const scope = key === undefined ? undefined : `${caller.credential.id}\u0000${key}`;
       if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
@@ -184,7 +186,7 @@ export class Commands {
             claimed = true;
           }
           return { prepared: await prepare(tx, caller, req) };
-        });
+        }, context);
         if ('replay' in first && first.replay) {
           res.locals.idempotentReplay = true;
           return sendWithKey(res, first.replay.status, first.replay.body, key);

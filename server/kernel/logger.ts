@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 import type { LogLevel } from '../config.js';
 
@@ -97,22 +96,4 @@ export async function prettyDestination(mode: 'sandbox' | 'production', isTty = 
   } catch {
     return undefined;
   }
-}
-
-/** What is known about the request being handled, for log lines written on its behalf (outbound calls). */
-export interface RequestContext {
-  requestId: string;
-  logger: Logger;
-}
-
-const requestContext = new AsyncLocalStorage<RequestContext>();
-
-/** Runs `work` (the rest of a request's middleware chain) with its request id at hand. */
-export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
-  return requestContext.run(context, work);
-}
-
-/** The request being handled, when there is one. */
-export function currentRequest(): RequestContext | undefined {
-  return requestContext.getStore();
 }

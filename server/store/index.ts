@@ -3,9 +3,8 @@ import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { ensurePrivateDir, restrictToOwner } from '../private-files.js';
 import { projectRoot } from '../project-root.js';
-import { PostgresStore } from './engines/postgres.js';
 import { SqliteStore } from './engines/sqlite.js';
-import type { Store, Tx } from './tx.js';
+import type { Store } from './tx.js';
 
 export type { Store, Tx } from './tx.js';
 export { StoreUnavailableError } from './unavailable.js';
@@ -20,7 +19,9 @@ type StoreConfig = Pick<Config, 'databasePath' | 'sqliteSynchronous' | 'database
  * the server secret: see kernel/auth/credentials.ts).
  */
 export async function openStore(config: StoreConfig, hashApiKey: (apiKey: string) => string): Promise<Store> {
-  if (config.databaseUrl)
+  if (config.databaseUrl) {
+    // Loaded only for PostgreSQL: the driver is not needed, nor its start-up paid, on SQLite.
+    const { PostgresStore } = await import('./engines/postgres.js');
     return PostgresStore.open({
       url: config.databaseUrl,
       poolSize: config.databasePoolSize,
@@ -28,34 +29,8 @@ export async function openStore(config: StoreConfig, hashApiKey: (apiKey: string
       migrationsDir: migrations('postgres'),
       hashApiKey,
     });
-  return inCallersContext(openSqlite(config, hashApiKey));
-}
-
-/**
- * The store with each transaction's work run in its caller's async context. SQLite's group commit
- * runs queued transactions one after another from one loop, which began in the context of the
- * batch's first caller; without this, what the work reads of the request being handled (the
- * request id an event records: kernel/events/outbox.ts) would be that first caller's. PostgreSQL
- * runs each transaction in its caller's own chain already.
- */
-function inCallersContext(store: SqliteStore): Store {
-  return {
-    engine: store.engine,
-    transaction: <T>(work: (tx: Tx) => Promise<T>) => {
-      // A promise's reaction runs in the context its `then` was called in: here, the caller's. The
-      // store's loop only opens the gate and waits for the work. (AsyncLocalStorage.bind would do the
-      // same at some 12 µs a transaction; this costs what an await does.)
-      let open!: (tx: Tx) => void;
-      const done = new Promise<Tx>((resolve) => (open = resolve)).then(work);
-      return store.transaction((tx) => {
-        open(tx);
-        return done;
-      });
-    },
-    read: (work) => store.read(work),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
+  }
+  return openSqlite(config, hashApiKey);
 }
 
 /**

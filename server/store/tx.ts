@@ -17,9 +17,16 @@ import { usersStore } from './areas/users.js';
 import { donationsStore } from './areas/donations.js';
 import type { Db, Engine } from './db.js';
 
-/** What a transaction offers: one store module per area, all on the transaction's connection. */
+/** What a transaction knows of the request it works for (see Store.transaction). */
+export interface TxContext {
+  /** The request's id (X-Request-Id); null for the server's own work. Events keep it. */
+  requestId: string | null;
+}
+
+/** What a transaction offers: one store module per area, all on the transaction's connection, and its context. */
 export function openTx(db: Db) {
   return {
+    context: { requestId: null } as TxContext,
     settings: settingsStore(db),
     companies: companiesStore(db),
     merchants: merchantsStore(db),
@@ -52,9 +59,11 @@ export interface Store {
    * Runs `work` in one transaction: everything it wrote is committed (durably) before the
    * returned promise resolves, or nothing is if it throws. Reads that guard an invariant lock
    * their rows (store modules' `getForUpdate`), so concurrent transactions, on this instance or
-   * another one sharing the database, cannot both act on what they read.
+   * another one sharing the database, cannot both act on what they read. `context` says which
+   * request the work is for (`tx.context`): passed along, not looked up, since the transactions of
+   * several requests may run in one batch (SQLite's group commit).
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>, context?: Partial<TxContext>): Promise<T>;
   /**
    * Runs `work` against committed data only, without waiting for writes (a read-only view: write
    * methods fail). For reads that change nothing; anything that may write uses `transaction`.

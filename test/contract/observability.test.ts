@@ -11,7 +11,7 @@ import { createApp } from '../../server/app.js';
 import { compose, type Composition } from '../../server/compose.js';
 import { loadConfig } from '../../server/config.js';
 import { recordEvent } from '../../server/kernel/events/outbox.js';
-import { createLogger, runInRequestContext } from '../../server/kernel/logger.js';
+import { createLogger } from '../../server/kernel/logger.js';
 import { freshDatabase, TEST_ENGINE } from '../helpers/database.js';
 import { rawCard } from '../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
@@ -254,13 +254,13 @@ describe('Request logs', () => {
   });
 
   test('When the transactions of several requests are committed together, then each event keeps the id of its own request', async () => {
-    const { store, logger } = app.composition.deps;
+    const { store } = app.composition.deps;
     const requestIds = ['together-A', 'together-B', 'together-C', 'together-D'];
     // Started in one turn: SQLite runs them in one group commit, from one loop.
     const eventIds = await Promise.all(
       requestIds.map((requestId, i) =>
-        runInRequestContext({ requestId, logger }, () =>
-          store.transaction((tx) =>
+        store.transaction(
+          (tx) =>
             recordEvent(tx, new Date(), {
               companyId: 'DemoCompany',
               merchantAccount: 'DemoMerchantECOM',
@@ -271,7 +271,7 @@ describe('Request logs', () => {
               value: 100,
               success: true,
             }),
-          ),
+          { requestId },
         ),
       ),
     );

@@ -3,6 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { ApiError, ERR_LINK_EXPIRED, ERR_LINK_NOT_FOUND, ERR_LINK_NOT_PAYABLE } from '../../kernel/errors.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
+import { requestIdOf } from '../../kernel/http/request-context.js';
 import type { Payment, PaymentLink } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
 import { currentLink, payableLink, recordLinkPayment, shopperActor } from './payment-links.domain.js';
@@ -286,54 +287,57 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
     const fields = formFields(req.body);
     const base = baseUrlOf(req, deps.publicBaseUrl);
     try {
-      const outcome = await deps.store.transaction(async (tx) => {
-        const now = deps.clock.now(await companyOfLink(tx, req.params.id));
-        const link = await payableLink(tx, now, req.params.id);
-        const view = await viewOf(tx, link);
-        // A form without a choice is the card form of earlier pages.
-        const type = fields.method ?? 'scheme';
-        if (!(await linkMethods(tx, view)).some((m) => m.type === type)) {
-          throw new ApiError(ERR_METHOD_NOT_OFFERED, { message: `This payment link cannot be paid with '${type}'` });
-        }
-        const f = link.fields as {
-          amount: Money;
-          shopperReference?: string;
-          shopperEmail?: string;
-          storePaymentMethodMode?: string;
-          recurringProcessingModel?: string;
-          captureDelayHours?: number;
-          manualCapture?: boolean;
-          lineItems?: Array<Record<string, unknown>>;
-          countryCode?: string;
-          shopperLocale?: string;
-        };
-        const card = type === 'scheme';
-        const store =
-          card && (f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true'));
-        const cardFields = Object.fromEntries(
-          ['number', 'expiryMonth', 'expiryYear', 'cvc', 'holderName'].filter((k) => fields[k]).map((k) => [k, fields[k]!]),
-        );
-        if (cardFields.number) cardFields.number = cardFields.number.replace(/[\s-]/g, '');
-        const result = await makePayment({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), {
-          merchantAccount: link.merchantAccount,
-          reference: link.reference,
-          returnUrl: `${base}/payByLink/${link.id}/return`,
-          amount: f.amount,
-          paymentMethod: card ? { type: 'scheme', ...cardFields } : { type },
-          paymentLinkId: link.id,
-          ...(f.shopperReference && { shopperReference: f.shopperReference }),
-          ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
-          ...(f.lineItems && { lineItems: f.lineItems }),
-          ...(f.countryCode && { countryCode: f.countryCode }),
-          ...(f.shopperLocale && { shopperLocale: f.shopperLocale }),
-          ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
-          ...(f.manualCapture && { additionalData: { manualCapture: 'true' } }),
-          ...(store && { storePaymentMethod: true }),
-          ...(card && f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
-        });
-        await recordLinkPayment(tx, now, link, result.payment.resultCode);
-        return { payment: result.payment, view };
-      });
+      const outcome = await deps.store.transaction(
+        async (tx) => {
+          const now = deps.clock.now(await companyOfLink(tx, req.params.id));
+          const link = await payableLink(tx, now, req.params.id);
+          const view = await viewOf(tx, link);
+          // A form without a choice is the card form of earlier pages.
+          const type = fields.method ?? 'scheme';
+          if (!(await linkMethods(tx, view)).some((m) => m.type === type)) {
+            throw new ApiError(ERR_METHOD_NOT_OFFERED, { message: `This payment link cannot be paid with '${type}'` });
+          }
+          const f = link.fields as {
+            amount: Money;
+            shopperReference?: string;
+            shopperEmail?: string;
+            storePaymentMethodMode?: string;
+            recurringProcessingModel?: string;
+            captureDelayHours?: number;
+            manualCapture?: boolean;
+            lineItems?: Array<Record<string, unknown>>;
+            countryCode?: string;
+            shopperLocale?: string;
+          };
+          const card = type === 'scheme';
+          const store =
+            card && (f.storePaymentMethodMode === 'enabled' || (f.storePaymentMethodMode === 'askForConsent' && fields.storePaymentMethod === 'true'));
+          const cardFields = Object.fromEntries(
+            ['number', 'expiryMonth', 'expiryYear', 'cvc', 'holderName'].filter((k) => fields[k]).map((k) => [k, fields[k]!]),
+          );
+          if (cardFields.number) cardFields.number = cardFields.number.replace(/[\s-]/g, '');
+          const result = await makePayment({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), {
+            merchantAccount: link.merchantAccount,
+            reference: link.reference,
+            returnUrl: `${base}/payByLink/${link.id}/return`,
+            amount: f.amount,
+            paymentMethod: card ? { type: 'scheme', ...cardFields } : { type },
+            paymentLinkId: link.id,
+            ...(f.shopperReference && { shopperReference: f.shopperReference }),
+            ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
+            ...(f.lineItems && { lineItems: f.lineItems }),
+            ...(f.countryCode && { countryCode: f.countryCode }),
+            ...(f.shopperLocale && { shopperLocale: f.shopperLocale }),
+            ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
+            ...(f.manualCapture && { additionalData: { manualCapture: 'true' } }),
+            ...(store && { storePaymentMethod: true }),
+            ...(card && f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+          });
+          await recordLinkPayment(tx, now, link, result.payment.resultCode);
+          return { payment: result.payment, view };
+        },
+        { requestId: requestIdOf(res) },
+      );
       // 3D Secure and the redirect methods: to the issuer's or the method's page, which sends the shopper back to /payByLink/{id}/return.
       const action = flowOfPayment(outcome.payment.paymentMethodType).action?.(outcome.payment, base);
       if (action?.type === 'redirect' && action.url) return res.redirect(303, action.url);
@@ -346,16 +350,19 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
   router.get('/payByLink/:id/return', async (req, res) => {
     const redirectResult = typeof req.query.redirectResult === 'string' ? req.query.redirectResult : '';
     try {
-      const outcome = await deps.store.transaction(async (tx) => {
-        const link = await tx.links.getForUpdate(req.params.id);
-        if (!link) throw new ApiError({ status: 404, code: '000', message: 'Not Found', errorType: 'validation' });
-        const now = deps.clock.now(link.companyId);
-        const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, {
-          details: { redirectResult },
-        });
-        await recordLinkPayment(tx, now, link, result.payment.resultCode);
-        return { payment: result.payment, view: await viewOf(tx, link) };
-      });
+      const outcome = await deps.store.transaction(
+        async (tx) => {
+          const link = await tx.links.getForUpdate(req.params.id);
+          if (!link) throw new ApiError({ status: 404, code: '000', message: 'Not Found', errorType: 'validation' });
+          const now = deps.clock.now(link.companyId);
+          const result = await submitPaymentDetails({ tx, now, vault: deps.vault }, shopperActor(link.companyId, link.merchantAccount), deps.redirects, {
+            details: { redirectResult },
+          });
+          await recordLinkPayment(tx, now, link, result.payment.resultCode);
+          return { payment: result.payment, view: await viewOf(tx, link) };
+        },
+        { requestId: requestIdOf(res) },
+      );
       resultPage(res, outcome.view, outcome.payment);
     } catch (error) {
       refusalPage(res, error);

@@ -2,7 +2,7 @@ import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { ApiError, ERR_CARD_MISSING, ERR_FORWARD_DESTINATION, ERR_FORWARD_FAILED } from '../../kernel/errors.js';
 import { allowListOf } from '../../kernel/outbound/guard.js';
-import { outboundCall, OutboundError, type OutboundResponse } from '../../kernel/outbound/client.js';
+import { outboundCall, OutboundError, type OutboundLog, type OutboundResponse } from '../../kernel/outbound/client.js';
 import type { Credential } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { type Card, type CardInput, readCard } from '../payments/cards.js';
@@ -38,6 +38,8 @@ export interface ForwardLimits {
   allowPrivate: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The forward request's log line (its request id). */
+  log?: OutboundLog;
 }
 
 /** Replaces `{{name}}` placeholders; unknown ones stay as they are. */
@@ -110,6 +112,7 @@ export async function performForward(prepared: PreparedForward, limits: ForwardL
       maxResponseBytes: limits.maxResponseBytes,
       overflow: 'fail',
       dryRun: prepared.dryRun,
+      ...(limits.log && { log: limits.log }),
     });
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;

@@ -1,4 +1,5 @@
 import { command, operation, outboundCommand } from '../../kernel/http/handler.js';
+import { requestIdOfRequest } from '../../kernel/http/request-context.js';
 import type { StoredPaymentMethod } from '../../store/types.js';
 import { performForward, prepareForward } from './forward.domain.js';
 import { createToken, deleteToken, listTokens } from './tokens.domain.js';
@@ -37,13 +38,17 @@ export const deleteTokenForStoredPaymentDetails = operation('deleteTokenForStore
 
 /** POST /forward: prepared in a transaction, sent outside it. */
 export const forward = outboundCommand('forward')(
-  async ({ tx, body, caller }, deps) => prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body),
-  async (prepared, { config }) => {
+  async ({ tx, body, caller, req }, deps) => ({
+    ...(await prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body)),
+    requestId: requestIdOfRequest(req),
+  }),
+  async (prepared, { config, logger }) => {
     const response = await performForward(prepared, {
       allowList: config.forwardAllowList,
       allowPrivate: config.forwardAllowPrivateNetworks,
       timeoutMs: config.forwardTimeoutMs,
       maxResponseBytes: config.forwardMaxResponseBytes,
+      log: { logger, requestId: prepared.requestId },
     });
     return {
       pspReference: prepared.pspReference,

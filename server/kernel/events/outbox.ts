@@ -1,6 +1,5 @@
 import type { OutboxEvent } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
-import { currentRequest } from '../logger.js';
 import { recipients } from './routing.js';
 
 export type EventInput = Omit<
@@ -28,7 +27,7 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     ...event,
     eventDate: at,
     createdAt: at,
-    requestId: currentRequest()?.requestId ?? null,
+    requestId: tx.context.requestId,
   });
   for (const webhook of recipients(await tx.webhooks.active(event.merchantAccount, event.companyId), event)) {
     await tx.outbox.insertDelivery({

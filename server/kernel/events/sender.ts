@@ -1,5 +1,5 @@
 import type { CardVault } from '../crypto/card-vault.js';
-import { outboundCall } from '../outbound/client.js';
+import { outboundCall, type OutboundLog } from '../outbound/client.js';
 import { allowListOf } from '../outbound/guard.js';
 import type { CertificatePolicy } from '../outbound/tls.js';
 import type { Webhook } from '../../store/types.js';
@@ -8,6 +8,8 @@ export interface SendOptions {
   timeoutMs: number;
   allowList: Record<string, string[]>;
   allowPrivate: boolean;
+  /** Sent on behalf of a request (a webhook test): logged with its id. */
+  log?: OutboundLog;
 }
 
 export interface SendResult {
@@ -61,6 +63,7 @@ export async function sendNotification(
       maxResponseBytes: MAX_BODY,
       overflow: 'truncate',
       certificates: certificatePolicyOf(webhook),
+      ...(options.log && { log: options.log }),
     });
     const accepted = (response.status >= 200 && response.status < 300) || response.body.includes('[accepted]');
     return done({

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
-import { type Logger, runInRequestContext } from '../logger.js';
+import type { Logger } from '../logger.js';
 import type { Caller } from './request-context.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -33,7 +33,7 @@ function summary(req: Request, res: Response, ms: number): Record<string, unknow
 /**
  * Request ids and the request log. Every request gets an id (a random prefix per process and a
  * counter), kept in `res.locals.requestId` (management errors' `requestId`) and sent back as
- * `X-Request-Id`; the rest of the chain runs with it at hand (outbound calls log it). When the
+ * `X-Request-Id`; handlers pass it on to what they cause (the events a transaction records, outbound calls). When the
  * level includes `info`, pino-http writes one line per request as it finishes.
  */
 export function requestLog(logger: Logger, idPrefix: string): RequestHandler {
@@ -57,9 +57,7 @@ export function requestLog(logger: Logger, idPrefix: string): RequestHandler {
     const requestId = `${idPrefix}${(++count).toString(36).toUpperCase().padStart(8, '0')}`;
     res.locals.requestId = requestId;
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    runInRequestContext({ requestId, logger }, () => {
-      if (http) http(req as IncomingMessage, res as ServerResponse, next);
-      else next();
-    });
+    if (http) http(req as IncomingMessage, res as ServerResponse, next);
+    else next();
   };
 }

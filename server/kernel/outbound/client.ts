@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { currentRequest } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { type Destination, DestinationRefused, vetDestination } from './guard.js';
 import { type OutboundFailure, OutboundError } from './outbound-error.js';
 import { type CertificatePolicy, secureConnection } from './tls.js';
@@ -24,6 +24,13 @@ export interface OutboundRequest {
   certificates?: CertificatePolicy;
   /** Check the destination and stop before sending. */
   dryRun?: boolean;
+  /** Made on behalf of a request (forward, a webhook test): one log line with that request's id. */
+  log?: OutboundLog;
+}
+
+export interface OutboundLog {
+  logger: Logger;
+  requestId: string;
 }
 
 export interface OutboundResponse {
@@ -41,13 +48,12 @@ export { type OutboundFailure, OutboundError };
  * response size is capped.
  */
 export async function outboundCall(request: OutboundRequest): Promise<OutboundResponse> {
-  const caller = currentRequest();
-  if (!caller) return send(request);
-  // Made on behalf of a request (forward, a webhook test): one line with that request's id.
+  const log = request.log;
+  if (!log) return send(request);
   const started = process.hrtime.bigint();
   const line = (fields: Record<string, unknown>) =>
-    caller.logger.info('outbound call', {
-      requestId: caller.requestId,
+    log.logger.info('outbound call', {
+      requestId: log.requestId,
       method: request.method,
       host: hostOf(request.url),
       ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,

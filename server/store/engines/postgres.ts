@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Database as Schema } from '../schema.js';
-import { openTx, type Store, type Tx } from '../tx.js';
+import { openTx, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 
 export interface PostgresOptions {
@@ -95,10 +95,14 @@ export class PostgresStore implements Store {
     return store;
   }
 
-  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Tx) => Promise<T>, context?: Partial<TxContext>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.q.transaction().execute((trx) => work(openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey })));
+        return await this.q.transaction().execute((trx) => {
+          const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey });
+          tx.context.requestId = context?.requestId ?? null;
+          return work(tx);
+        });
       } catch (error) {
         if (retryable(error) && attempt < 3) continue;
         throw this.classify(error);

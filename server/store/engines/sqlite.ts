@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database as Schema } from '../schema.js';
-import { openTx, type Store, type Tx } from '../tx.js';
+import { openTx, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 
 export interface SqliteOptions {
@@ -193,6 +193,7 @@ function migrate(db: Database.Database, dir: string): void {
 
 interface Job {
   work: (tx: Tx) => Promise<unknown>;
+  requestId: string | null;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -395,11 +396,11 @@ export class SqliteStore implements Store {
     return outcome.value;
   }
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Tx) => Promise<T>, context?: Partial<TxContext>): Promise<T> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.closed) return Promise.reject(this.closed);
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ work, requestId: context?.requestId ?? null, resolve: resolve as (value: unknown) => void, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -439,6 +440,8 @@ export class SqliteStore implements Store {
         for (const job of batch) {
           if (!alone) savepoint.run();
           try {
+            // The jobs of a batch run one after another on the one connection: each its own context.
+            this.tx.context.requestId = job.requestId;
             const value = await job.work(this.tx);
             if (!alone) release.run();
             outcomes.push({ ok: true, value });
