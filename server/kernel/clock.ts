@@ -11,6 +11,8 @@ export interface Clock {
   latest(): Date;
   /** Reads every company's offset from the store (background work calls it before each round). */
   refresh(tx: Tx): Promise<void>;
+  /** Takes one company's offset read from the store with something else (authentication's row). */
+  observe(companyId: string, offsetSeconds: number): void;
 }
 
 /** A clock per company that can be moved forward: the sandbox time control. */
@@ -18,8 +20,6 @@ export interface AdjustableClock extends Clock {
   offsetSeconds(companyId: string): number;
   /** Moves the company's clock forward inside the caller's transaction (atomically); returns the new offset. */
   advance(tx: Tx, companyId: string, seconds: number): Promise<number>;
-  /** Takes an offset read from the store (by authentication or the dispatcher's tick). */
-  observe(companyId: string, offsetSeconds: number): void;
 }
 
 /**
@@ -73,4 +73,4 @@ export class SandboxClocks implements AdjustableClock {
 }
 
 /** The production clock: real time for everyone, never moved. */
-export const systemClock: Clock = { now: () => new Date(), latest: () => new Date(), refresh: () => Promise.resolve() };
+export const systemClock: Clock = { now: () => new Date(), latest: () => new Date(), refresh: () => Promise.resolve(), observe: () => undefined };

@@ -100,24 +100,32 @@ export class Commands {
       let marked = false;
       try {
         const outcome = await this.store.transaction(async (tx) => {
-          const prior = await this.recorded(tx, caller, key);
-          if (prior) return this.replay(prior, print);
-          if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
-          this.inFlight.add(scope);
-          marked = true;
           if (this.store.engine === 'sqlite') {
+            const prior = await this.recorded(tx, caller, key);
+            if (prior) return this.replay(prior, print);
+            if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+            this.inFlight.add(scope);
+            marked = true;
             // One process and one writer: nothing can claim the key between the lookup and this insert.
             const body = await work(tx, caller, req);
             await tx.idempotency.insert(this.record(caller, key, print, status, JSON.stringify(body)));
             return { status, body: body as unknown, replayed: false };
           }
-          // The key is claimed in the database before the work: the same key sent to another
-          // instance at the same time waits on this claim and then replays what this one stored.
-          if (!(await tx.idempotency.claim(this.record(caller, key, print, IN_PROGRESS, '')))) {
-            const winner = await tx.idempotency.get(caller.credential.id, key);
-            if (!winner || winner.statusCode === IN_PROGRESS) throw new ApiError(ERR_ALREADY_PROCESSED);
-            return this.replay(winner, print);
+          // The key is claimed in the database before the work (a new key: one statement). The same
+          // key sent to another instance at the same time waits on this claim and then replays what
+          // this one stored; a key already used is read and replayed (or, expired, claimed anew).
+          if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
+          const claim = this.record(caller, key, print, IN_PROGRESS, '');
+          if (!(await tx.idempotency.claim(claim))) {
+            const prior = await this.recorded(tx, caller, key);
+            if (prior) {
+              if (prior.statusCode === IN_PROGRESS) throw new ApiError(ERR_ALREADY_PROCESSED);
+              return this.replay(prior, print);
+            }
+            if (!(await tx.idempotency.claim(claim))) throw new ApiError(ERR_ALREADY_PROCESSED);
           }
+          this.inFlight.add(scope);
+          marked = true;
           const body = await work(tx, caller, req);
           await tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body));
           return { status, body: body as unknown, replayed: false };

@@ -69,6 +69,12 @@ export interface Store {
    * methods fail). For reads that change nothing; anything that may write uses `transaction`.
    */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` whose one write is a single statement, atomic by itself (a conditional upsert):
+   * on PostgreSQL without an explicit transaction around it (one round trip instead of three),
+   * on SQLite as a transaction.
+   */
+  statement<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Resolves when the database answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

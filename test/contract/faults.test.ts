@@ -9,6 +9,7 @@ const failingWrites = (store: Store): Store => ({
   close: () => store.close(),
   ping: () => store.ping(),
   read: (work) => store.read(work),
+  statement: (work) => store.statement(work),
   transaction: (work) =>
     store.transaction((tx) =>
       work({

@@ -318,6 +318,7 @@ describe('Webhook delivery when a change rolls back', () => {
       close: () => store.close(),
       ping: () => store.ping(),
       read: (work) => store.read(work),
+      statement: (work) => store.statement(work),
       transaction: (work) =>
         store.transaction((tx) => work({ ...tx, payments: { ...tx.payments, insertModification: async () => Promise.reject(new Error('disk full')) } })),
     });

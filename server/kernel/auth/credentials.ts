@@ -59,19 +59,29 @@ const LEGACY = Symbol('stored under the legacy hash');
  * and then stored under its keyed hash; only that upgrade writes, a failed attempt never does.
  * `now` gives the time of the credential's company (an expired rotated-out key is refused).
  */
-export async function authenticate(store: Store, presented: Presented, now: (companyId: string) => Date): Promise<Credential> {
-  const found = await store.read((tx) => credentialOf(tx, presented, now));
+export async function authenticate(
+  store: Store,
+  presented: Presented,
+  now: (companyId: string) => Date,
+  observeClock: (companyId: string, offsetSeconds: number) => void = () => undefined,
+): Promise<Credential> {
+  const found = await store.read((tx) => credentialOf(tx, presented, now, observeClock));
   if (found !== LEGACY) return found;
   return store.transaction(async (tx) => {
     const legacy = legacyApiKeyHash(presented.apiKey);
     if (await tx.credentials.getKey(legacy)) await tx.credentials.rekey(legacy, tx.credentials.hashKey(presented.apiKey));
-    const upgraded = await credentialOf(tx, presented, now);
+    const upgraded = await credentialOf(tx, presented, now, observeClock);
     if (upgraded === LEGACY) throw new ApiError(ERR_UNAUTHORIZED);
     return upgraded;
   });
 }
 
-async function credentialOf(tx: Tx, presented: Presented, now: (companyId: string) => Date): Promise<Credential | typeof LEGACY> {
+async function credentialOf(
+  tx: Tx,
+  presented: Presented,
+  now: (companyId: string) => Date,
+  observeClock: (companyId: string, offsetSeconds: number) => void,
+): Promise<Credential | typeof LEGACY> {
   const hash = tx.credentials.hashKey(presented.apiKey);
   const found = await tx.credentials.getKeyWithCredential(hash);
   if (!found) {
@@ -80,6 +90,8 @@ async function credentialOf(tx: Tx, presented: Presented, now: (companyId: strin
     throw new ApiError(ERR_UNAUTHORIZED);
   }
   const { key, credential } = found;
+  // Read with the key: the company's clock as it stands (another instance may have moved it).
+  observeClock(credential.companyId, found.clockOffsetSeconds);
   if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
   if (!credential.active) throw new ApiError(ERR_UNAUTHORIZED);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);

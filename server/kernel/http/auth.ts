@@ -44,12 +44,21 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
     const clientKey = presented ? undefined : presentedClientKey(req);
     if (!presented && !clientKey) throw new ApiError(ERR_UNAUTHORIZED);
     // Instances sharing a PostgreSQL database learn another's clock advance here, before any rule
-    // reads the time (on SQLite this process is the only one that can move it).
-    if (store.engine === 'postgres') await store.read((tx) => clock.refresh(tx));
+    // reads the time (on SQLite this process is the only one that can move it): an API key's row
+    // brings its company's clock along; the other ways in read the clocks first.
+    const shared = store.engine === 'postgres';
+    let observed = false;
+    const observe = (companyId: string, offsetSeconds: number) => {
+      observed = true;
+      clock.observe(companyId, offsetSeconds);
+    };
     const now = (companyId: string) => clock.now(companyId);
+    if (shared && !presented) await store.read((tx) => clock.refresh(tx));
     const caller: Caller = presented
-      ? { credential: await authenticate(store, presented, now) }
+      ? { credential: await authenticate(store, presented, now, observe) }
       : { credential: await authenticateClientKey(store, clientKey!, now), clientKey: true };
+    // A password (Basic authentication without a key) is found without the clock.
+    if (shared && presented && !observed) await store.read((tx) => clock.refresh(tx));
     res.locals.caller = caller;
     next();
   };

@@ -9,7 +9,7 @@ interface Bucket {
 /**
  * A token bucket per key: `perMinute` requests a minute, refilled continuously. Real time, not the
  * sandbox clock: moving the clock must not hand out requests. On PostgreSQL the buckets are rows,
- * locked while a token is taken, so every instance sharing the database draws from the same one;
+ * taken from by one conditional upsert, so every instance sharing the database draws from the same one;
  * an SQLite file belongs to one process, whose memory holds them (no write per request).
  */
 export class RateLimiter {
@@ -32,12 +32,9 @@ export class RateLimiter {
   }
 
   private async takeShared(key: string): Promise<void> {
-    const retryAfter = await this.store.transaction(async (tx) => {
-      const { next, retryAfter: wait } = this.takeFrom(await tx.rateLimits.lock(key, this.perMinute, this.now()));
-      if (next) await tx.rateLimits.put(key, next);
-      return wait;
-    });
-    this.refuse(retryAfter);
+    // One statement, no transaction of its own: the refill and the take happen in the database.
+    const refused = await this.store.statement((tx) => tx.rateLimits.take(key, this.perMinute, this.perMinute / 60_000, this.now()));
+    if (refused) this.refuse(this.takeFrom(refused).retryAfter ?? 1);
   }
 
   private refuse(retryAfter: number | undefined): void {

@@ -73,8 +73,14 @@ const keyWithCredential = prepared(({ q }, keyHash: string) =>
   q
     .selectFrom('api_keys')
     .innerJoin('api_credentials', 'api_credentials.id', 'api_keys.credential_id')
+    .innerJoin('companies', 'companies.id', 'api_credentials.company_id')
     .selectAll('api_credentials')
-    .select(['api_keys.key_hash as key_hash', 'api_keys.created_at as key_created_at', 'api_keys.expires_at as key_expires_at'])
+    .select([
+      'api_keys.key_hash as key_hash',
+      'api_keys.created_at as key_created_at',
+      'api_keys.expires_at as key_expires_at',
+      'companies.clock_offset_seconds as clock_offset_seconds',
+    ])
     .where('api_keys.key_hash', '=', keyHash),
 );
 // Browsers authenticate with a client key (a current one, else one rotated out), and Basic
@@ -143,12 +149,14 @@ export function credentialsStore(db: Db) {
       return row && keyFromRow(row);
     },
     /** The key stored under this hash with the credential it belongs to. */
-    getKeyWithCredential: async (keyHash: string): Promise<{ key: ApiKeyRecord; credential: Credential } | undefined> => {
+    /** The key, its credential, and the credential's company's sandbox clock offset (one round trip per request). */
+    getKeyWithCredential: async (keyHash: string): Promise<{ key: ApiKeyRecord; credential: Credential; clockOffsetSeconds: number } | undefined> => {
       const row = await keyWithCredential.first(db, keyHash);
       return (
         row && {
           key: { keyHash: row.key_hash, credentialId: row.id, createdAt: row.key_created_at, expiresAt: row.key_expires_at },
           credential: fromRow(row),
+          clockOffsetSeconds: Number(row.clock_offset_seconds),
         }
       );
     },

@@ -1,29 +1,32 @@
-import { type Db, forUpdate } from '../db.js';
+import { sql } from 'kysely';
+import type { Db } from '../db.js';
 
 export interface Bucket {
   tokens: number;
   atMs: number;
 }
 
-/** The rate limits' token buckets, one row per key, read locked and written back. */
+/** The rate limits' token buckets, one row per key (PostgreSQL: shared by every instance). */
 export function rateLimitsStore(db: Db) {
   const { q } = db;
   return {
     /**
-     * The bucket of `key`, made full (`capacity`) if it is new, and locked until the transaction
-     * ends: concurrent requests of one key on any instance take their tokens one after another.
+     * Takes a token from the bucket of `key` in one statement: a new bucket starts full
+     * (`capacity`), an existing one is refilled by `refillPerMs` for the time since it was last
+     * taken from. Returns undefined when a token was taken, else the bucket as it stands (the row
+     * is not changed). Concurrent takes of one key, on any instance, queue on the row's lock.
      */
-    lock: async (key: string, capacity: number, nowMs: number): Promise<Bucket> => {
-      await q
-        .insertInto('rate_limits')
-        .values({ key, tokens: capacity, at_ms: nowMs })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      const row = await forUpdate(db, q.selectFrom('rate_limits').select(['tokens', 'at_ms']).where('key', '=', key)).executeTakeFirstOrThrow();
+    take: async (key: string, capacity: number, refillPerMs: number, nowMs: number): Promise<Bucket | undefined> => {
+      const available = sql<number>`least(${capacity}::double precision, b.tokens + greatest(0, ${nowMs}::bigint - b.at_ms) * ${refillPerMs}::double precision)`;
+      const taken = await sql<{ tokens: number }>`
+        insert into rate_limits as b (key, tokens, at_ms) values (${key}, ${capacity - 1}, ${nowMs})
+        on conflict (key) do update set tokens = ${available} - 1, at_ms = ${nowMs}
+        where ${available} >= 1
+        returning b.tokens`.execute(q);
+      if (taken.rows.length > 0) return undefined;
+      const row = await q.selectFrom('rate_limits').select(['tokens', 'at_ms']).where('key', '=', key).executeTakeFirstOrThrow();
       return { tokens: Number(row.tokens), atMs: Number(row.at_ms) };
     },
-    put: async (key: string, bucket: Bucket): Promise<void> =>
-      void (await q.updateTable('rate_limits').set({ tokens: bucket.tokens, at_ms: bucket.atMs }).where('key', '=', key).execute()),
   };
 }
 

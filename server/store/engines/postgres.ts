@@ -64,6 +64,8 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly q: Kysely<Schema>;
   private readonly readTx: Tx;
+  /** Statements on the pool outside a transaction (see Store.statement). */
+  private readonly writeTx: Tx;
   private readonly hashApiKey: (apiKey: string) => string;
 
   private constructor(options: PostgresOptions) {
@@ -82,6 +84,7 @@ export class PostgresStore implements Store {
     this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.pool }) });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.readTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
+    this.writeTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
@@ -107,6 +110,14 @@ export class PostgresStore implements Store {
         if (retryable(error) && attempt < 3) continue;
         throw this.classify(error);
       }
+    }
+  }
+
+  async statement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.writeTx);
+    } catch (error) {
+      throw this.classify(error);
     }
   }
 

@@ -396,6 +396,10 @@ export class SqliteStore implements Store {
     return outcome.value;
   }
 
+  statement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
   transaction<T>(work: (tx: Tx) => Promise<T>, context?: Partial<TxContext>): Promise<T> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.closed) return Promise.reject(this.closed);
