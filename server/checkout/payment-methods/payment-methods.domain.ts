@@ -4,6 +4,7 @@ import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { TEST_GIFT_CARDS } from '../payments/gift-cards.js';
 import { canPay } from '../payments/methods/index.js';
+import { IDEAL_TEST_ISSUERS } from '../payments/methods/ideal.js';
 
 /**
  * Card brands are configured one by one but offered together as the `scheme` method, listed in
@@ -100,8 +101,8 @@ const detailsOf = (setting: PaymentMethodSetting | undefined, key: string) => (s
 /**
  * What Adyen's response carries for a method beyond its type and name: the wallets'
  * configuration (merchant identifiers the client libraries need), and Bancontact's mobile app
- * when the merchant enabled it (`bcmc.enableBcmcMobile`). iDEAL 2.0 has no issuer list: the
- * shopper chooses the bank on the redirect page.
+ * when the merchant enabled it (`bcmc.enableBcmcMobile`), and iDEAL's test banks (`issuers`:
+ * optional since iDEAL 2.0, where the shopper may choose the bank after the redirect).
  */
 function describe(type: string, setting: PaymentMethodSetting, merchantAccount: string, merchantName: string): OfferedMethod[] {
   const name = NAMES[type] ?? type;
@@ -119,6 +120,8 @@ function describe(type: string, setting: PaymentMethodSetting, merchantAccount: 
       if (typeof paypal.payerId === 'string') configuration.merchantId = paypal.payerId;
       return [{ type, name, configuration }];
     }
+    case 'ideal':
+      return [{ type, name, issuers: IDEAL_TEST_ISSUERS.map(({ id, name: issuerName }) => ({ id, name: issuerName })) }];
     case 'bcmc':
       return detailsOf(setting, 'bcmc').enableBcmcMobile === true
         ? [

@@ -5,6 +5,7 @@ import type { Store } from '../../store/tx.js';
 import { escapeHtml, formatMoney, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
 import { type RedirectAnswer, returnUrlWith, signRedirectResult } from './redirect-result.js';
 import { CHALLENGE_PASSWORD, encodeJson, type ThreeDSState } from './three-ds2.js';
+import { idealIssuerOf } from './methods/ideal.js';
 
 /**
  * The sandbox's stand-ins for what a shopper meets outside the merchant's page: the issuer's
@@ -157,13 +158,19 @@ const IDEAL_PAGE: RedirectMethodPage = {
 <dt>To</dt><dd id="merchant">${escapeHtml(merchantName)}</dd>
 ${amountRow(payment)}
 <dt>Reference</dt><dd>${escapeHtml(payment.pspReference)}</dd>
+${idealIssuerOf(payment) ? `<dt>Bank</dt><dd id="issuer">${escapeHtml(idealIssuerOf(payment)!.name)}</dd>` : ''}
 </dl>`,
-  choices: () => [
-    { outcome: 'authorised', id: 'authorise', label: 'Pay' },
-    { outcome: 'pending', id: 'pending', label: 'Leave pending', secondary: true },
-    { outcome: 'refused', id: 'refuse', label: 'Refuse', secondary: true },
-    { outcome: 'cancelled', id: 'cancel', label: 'Cancel', secondary: true },
-  ],
+  choices: (payment) => {
+    // The test banks that answer for the shopper (Test Issuer Refused, Pending, Cancelled) offer that answer only.
+    const decided = idealIssuerOf(payment)?.answers;
+    const all: Choice[] = [
+      { outcome: 'authorised', id: 'authorise', label: 'Pay' },
+      { outcome: 'pending', id: 'pending', label: 'Leave pending', secondary: true },
+      { outcome: 'refused', id: 'refuse', label: 'Refuse', secondary: true },
+      { outcome: 'cancelled', id: 'cancel', label: 'Cancel', secondary: true },
+    ];
+    return decided ? all.filter((c) => c.outcome === decided).map((c) => ({ ...c, secondary: false })) : all;
+  },
 };
 
 function itemRows(payment: Payment): string {

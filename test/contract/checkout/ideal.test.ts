@@ -47,6 +47,37 @@ describe('POST /payments with iDEAL, then POST /payments/details', () => {
     expect(await recordedEvents(server, started.pspReference!)).toEqual([event]);
   });
 
+  test("When /paymentMethods offers iDEAL, then it lists Adyen's test banks, and the bank a payment names is shown, the three deciding banks offering their one answer", async () => {
+    const { data: offered } = await server.checkout.POST('/paymentMethods', {
+      body: { merchantAccount: 'DemoMerchantECOM', countryCode: 'NL', amount: eur(1000) },
+    });
+    const ideal = offered?.paymentMethods?.find((m) => m.type === 'ideal');
+    expect(ideal?.issuers?.map((i) => `${i.id} ${i.name}`)).toEqual([
+      '1121 Test Issuer',
+      ...Array.from({ length: 9 }, (_, i) => `${1151 + i} Test Issuer ${i + 2}`),
+      '1160 Test Issuer Refused',
+      '1161 Test Issuer Pending',
+      '1162 Test Issuer Cancelled',
+    ]);
+    for (const [issuer, outcome, resultCode] of [
+      ['1160', 'refused', 'Refused'],
+      ['1161', 'pending', 'Pending'],
+      ['1162', 'cancelled', 'Cancelled'],
+    ] as const) {
+      const { data: started } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: { type: 'ideal', issuer } }) });
+      const page = await (await fetch((started!.action as { url: string }).url)).text();
+      expect(page).toContain(`<dd id="issuer">${ideal!.issuers!.find((i) => i.id === issuer)!.name}</dd>`);
+      // Only the bank's answer is offered.
+      expect([...page.matchAll(/outcome=(\w+)/g)].map((m) => m[1])).toEqual([outcome]);
+      const { data } = await finish(await answerRedirect(started!.action, outcome));
+      expect(data?.resultCode).toBe(resultCode);
+    }
+    // Any other test bank leaves every answer to the shopper.
+    const { data: free } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ paymentMethod: { type: 'ideal', issuer: '1154' } }) });
+    const page = await (await fetch((free!.action as { url: string }).url)).text();
+    expect([...page.matchAll(/outcome=(\w+)/g)].map((m) => m[1])).toEqual(['authorised', 'pending', 'refused', 'cancelled']);
+  });
+
   test('When a redirect result is used twice, then the second gets 422 with code 704', async () => {
     const started = await start();
     const redirectResult = await answerRedirect(started.action, 'authorised');
