@@ -75,8 +75,12 @@ function serveDocs(req, res, docs, baseUrl) {
   const page = /^\/docs\/(checkout|management)$/.exec(path);
   if (page) {
     // Rendered once per area: the first view lists every operation.
-    const html = (pages[page[1]] ??= docs.referencePage(page[1], { kind: 'mock', baseUrl, credentials: [] }));
-    return (send(200, 'text/html; charset=utf-8', html), true);
+    pages[page[1]] ??= docs.loadMarkdown().then(() => docs.referencePage(page[1], { kind: 'mock', baseUrl, credentials: [] }));
+    pages[page[1]].then(
+      (html) => send(200, 'text/html; charset=utf-8', html),
+      () => send(500, 'text/plain', 'cannot render the page'),
+    );
+    return true;
   }
   const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
   if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);

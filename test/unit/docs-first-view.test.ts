@@ -3,8 +3,8 @@
  * before Scalar has drawn its page. The browser test checks it against the real specs; this one
  * checks what a small spec cannot hide: references followed, required fields marked, text escaped.
  */
-import { describe, expect, test } from '@jest/globals';
-import { firstView, type ReferenceSpec } from '../../server/kernel/http/docs-first-view.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { firstView, loadMarkdown, type ReferenceSpec } from '../../server/kernel/http/docs-first-view.js';
 
 const spec: ReferenceSpec = {
   info: { title: 'Shop API', version: '9', description: 'Amounts are in **minor units**.' },
@@ -40,6 +40,8 @@ const spec: ReferenceSpec = {
     responses: { Refused: { description: 'Refused, see `errorCode`.' } },
   },
 };
+
+beforeAll(() => loadMarkdown());
 
 describe('API reference first view', () => {
   const { nav, main } = firstView(spec, 'Base `https://x`');

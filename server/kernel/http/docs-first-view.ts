@@ -1,5 +1,3 @@
-import { micromark } from 'micromark';
-
 /**
  * The reference page's first view: every operation of an area's bundled spec as plain HTML, sent
  * inside the page itself. Scalar needs some 3–4 s of a laptop core to turn a 470 KB spec into its
@@ -53,7 +51,18 @@ export interface ReferenceSpec {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const markdown = (text: string | undefined) => (text ? micromark(text) : '');
+let micromark: ((text: string) => string) | undefined;
+/**
+ * Loads the Markdown renderer, before the first page is rendered: a server that nobody asks for
+ * its API reference does not load it at start.
+ */
+export async function loadMarkdown(): Promise<void> {
+  micromark ??= (await import('micromark')).micromark;
+}
+const markdown = (text: string | undefined) => {
+  if (!micromark) throw new Error('loadMarkdown() must finish before a first view is rendered');
+  return text ? micromark(text) : '';
+};
 /** A heading-safe anchor: operationIds are identifiers already; tag names may hold spaces. */
 const anchor = (prefix: string, name: string) => `${prefix}-${name.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
 

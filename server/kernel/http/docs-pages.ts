@@ -7,6 +7,8 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { projectRoot } from '../../project-root.js';
 import { FIRST_VIEW_STYLE, firstView, type ReferenceSpec } from './docs-first-view.js';
 
+export { loadMarkdown } from './docs-first-view.js';
+
 /**
  * The API reference pages (Scalar), rendered without Express so that `npm run mock` serves the
  * same pages next to the mock. Everything the pages load comes from the process serving them:

@@ -11,6 +11,7 @@ import {
   encode,
   encodedAnswer,
   landingPage,
+  loadMarkdown,
   referencePage,
 } from './docs-pages.js';
 
@@ -56,7 +57,7 @@ export function apiDocs(options: { publicBaseUrl: string; credentials: DocsCrede
     if (pages.size > 16) pages.clear();
     let page = pages.get(key);
     if (!page) {
-      page = encode(referencePage(which, where));
+      page = loadMarkdown().then(() => encode(referencePage(which, where)));
       pages.set(key, page);
     }
     send(res, encodedAnswer(await page, req.get('accept-encoding'), { 'Content-Type': 'text/html; charset=utf-8' }));

@@ -4,7 +4,7 @@
  * name, version code, version name and a literal label are read (the AXML reading is ours: the
  * maintained APK readers load the whole archive into memory, and uploads reach 200 MB).
  */
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 
 export interface ApkManifest {
   packageName: string;
@@ -22,6 +22,8 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
  * maintained zip reader: it validates the structure and inflates lazily), never the whole file.
  */
 async function readZipEntry(path: string, name: string): Promise<Buffer> {
+  // Loaded when an APK is read: a server that is sent none does not load it at start.
+  const { default: yauzl } = await import('yauzl');
   let zip: ZipFile;
   try {
     zip = await new Promise<ZipFile>((resolve, reject) =>
