@@ -142,7 +142,7 @@ describe('SqliteStore', () => {
     open();
     const path = (store as unknown as { db: { name: string } }).db.name;
     await seedDemoData(store, new Date(), { company: 'migrated-company-key-00000000000001' });
-    // As an earlier version left it: the service's own roles only, and the newest migration not applied.
+    // As an earlier version left it: the service's own roles only, and the migration that adds Adyen's roles (0071) not applied.
     await store.transaction(async (tx) => {
       const credential = (await tx.credentials.getForUpdate(DEMO.companyCredentialId))!;
       await tx.credentials.update({ ...credential, roles: [...SERVICE_ROLES] });
@@ -150,7 +150,7 @@ describe('SqliteStore', () => {
     await store.close();
     const Database = (await import('better-sqlite3')).default;
     const raw = new Database(path);
-    raw.prepare('DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)').run();
+    raw.prepare('DELETE FROM schema_migrations WHERE version = 71').run();
     raw.close();
     store = new SqliteStore({ path, synchronous: 'FULL', migrationsDir, hashApiKey: (key) => `h-${key}` });
     const roles = (await store.read((tx) => tx.credentials.get(DEMO.companyCredentialId)))!.roles;

@@ -2,11 +2,11 @@ import type { Request } from 'express';
 import { unlink } from 'node:fs/promises';
 import { operation } from '../../kernel/http/handler.js';
 import { adoptUpload, uploadsOf } from '../../kernel/http/uploads.js';
-import type { AndroidApp, AndroidCertificate } from '../../store/types.js';
+import type { AndroidAppListing, AndroidCertificate } from '../../store/types.js';
 import * as domain from './android.domain.js';
 import { pageOf } from '../pagination.js';
 
-export const toAppView = (a: AndroidApp) => ({
+export const toAppView = (a: AndroidAppListing) => ({
   id: a.id,
   status: a.status,
   ...(a.packageName !== null && { packageName: a.packageName }),

@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { AndroidAppsTable, AndroidCertificatesTable } from '../tables/merchant-settings.js';
-import type { AndroidApp, AndroidCertificate } from '../records/merchant-settings.js';
+import type { AndroidApp, AndroidAppListing, AndroidCertificate } from '../records/merchant-settings.js';
 
 const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
   id: r.id,
@@ -18,6 +18,20 @@ const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
   fileSize: r.file_size,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+});
+
+/** The columns of the list page (AndroidAppListing): a list reads no file paths, sizes or times it does not show. */
+const LISTING_COLUMNS = ['id', 'status', 'package_name', 'version_code', 'version_name', 'label', 'description', 'error_code'] as const;
+type ListingRow = Pick<Selectable<AndroidAppsTable>, (typeof LISTING_COLUMNS)[number]>;
+const listingFromRow = (r: ListingRow): AndroidAppListing => ({
+  id: r.id,
+  status: r.status as AndroidApp['status'],
+  packageName: r.package_name,
+  versionCode: r.version_code,
+  versionName: r.version_name,
+  label: r.label,
+  description: r.description,
+  errorCode: r.error_code,
 });
 
 const appToRow = (a: AndroidApp): Insertable<AndroidAppsTable> => ({
@@ -63,7 +77,8 @@ const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificates
 /** A page of a company's apps, newest first, with or without each filter: one compiled query per combination (see prepared.ts). */
 const appPage = (byPackage: boolean, byVersion: boolean) =>
   prepared(({ q }, companyId: string, packageName: string, versionCode: number, limit: number, offset: number) => {
-    let query = q.selectFrom('android_apps').selectAll().where('company_id', '=', companyId);
+    // Newest first, in the order of the (company_id, created_at desc, id desc) index: no sort.
+    let query = q.selectFrom('android_apps').select(LISTING_COLUMNS).where('company_id', '=', companyId);
     if (byPackage) query = query.where('package_name', '=', packageName);
     if (byVersion) query = query.where('version_code', '=', versionCode);
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
@@ -87,9 +102,14 @@ export function androidStore(db: Db) {
       return row && appFromRow(row);
     },
     /** The company's apps, newest first; the filter narrows them to a package name and/or version code. */
-    listApps: async (companyId: string, filter: { packageName?: string; versionCode?: number }, offset: number, limit: number): Promise<AndroidApp[]> => {
+    listApps: async (
+      companyId: string,
+      filter: { packageName?: string; versionCode?: number },
+      offset: number,
+      limit: number,
+    ): Promise<AndroidAppListing[]> => {
       const query = appPages[`${filter.packageName !== undefined}${filter.versionCode !== undefined}`]!;
-      return (await query.all(db, companyId, filter.packageName ?? '', filter.versionCode ?? 0, limit, offset)).map(appFromRow);
+      return (await query.all(db, companyId, filter.packageName ?? '', filter.versionCode ?? 0, limit, offset)).map(listingFromRow);
     },
     /** Writes what processing an app changes (status, package details, error); its file, description and owner stay. */
     updateApp: async (app: AndroidApp): Promise<void> => {

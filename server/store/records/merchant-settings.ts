@@ -75,6 +75,9 @@ export interface AndroidApp {
   updatedAt: string;
 }
 
+/** What a page of the app list shows of each app: read without the columns it does not need. */
+export type AndroidAppListing = Pick<AndroidApp, 'id' | 'status' | 'packageName' | 'versionCode' | 'versionName' | 'label' | 'description' | 'errorCode'>;
+
 export interface AndroidCertificate {
   id: string;
   companyId: string;
