@@ -12,8 +12,22 @@ import type { Store, Tx } from '../../store/tx.js';
  */
 export function apiKeyHasher(secret: ServerSecret): (apiKey: string) => string {
   const key = secret.derive('api-key-hash');
-  return (apiKey) => createHmac('sha256', key).update(apiKey, 'utf8').digest('hex');
+  // The hashes of the keys seen last are kept (an HMAC costs some 15 µs, and every request
+  // presents its key): only the hash is derived, the lookup by it and every check still run.
+  const recent = new Map<string, string>();
+  return (apiKey) => {
+    let hash = recent.get(apiKey);
+    if (hash === undefined) {
+      hash = createHmac('sha256', key).update(apiKey, 'utf8').digest('hex');
+      if (recent.size >= RECENT_KEY_HASHES) recent.delete(recent.keys().next().value!);
+      recent.set(apiKey, hash);
+    }
+    return hash;
+  };
 }
+
+/** How many presented keys' hashes are kept (the oldest goes first). */
+const RECENT_KEY_HASHES = 1000;
 
 /** The unkeyed SHA-256 that earlier versions stored: only looked for to upgrade such a row on its first use. */
 export function legacyApiKeyHash(apiKey: string): string {

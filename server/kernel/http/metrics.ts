@@ -62,12 +62,29 @@ export class Metrics {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
         const operation = (res.locals.operationId as string | undefined) ?? 'none';
-        this.requests.inc({ operation, status: String(res.statusCode) });
-        this.latency.observe({ operation }, Number(process.hrtime.bigint() - started) / 1e9);
+        this.counterOf(operation, res.statusCode).inc();
+        this.latencyOf(operation).observe(Number(process.hrtime.bigint() - started) / 1e9);
         if (res.locals.idempotentReplay === true) this.replays.inc({ operation });
       });
       next();
     };
+  }
+
+  // The labelled children, looked up once per operation (and status) rather than on every request.
+  private readonly counters = new Map<string, ReturnType<Counter<'operation' | 'status'>['labels']>>();
+  private readonly latencies = new Map<string, ReturnType<Histogram<'operation'>['labels']>>();
+
+  private counterOf(operation: string, status: number) {
+    const key = `${operation} ${status}`;
+    let child = this.counters.get(key);
+    if (!child) this.counters.set(key, (child = this.requests.labels(operation, String(status))));
+    return child;
+  }
+
+  private latencyOf(operation: string) {
+    let child = this.latencies.get(operation);
+    if (!child) this.latencies.set(operation, (child = this.latency.labels(operation)));
+    return child;
   }
 
   /** The dispatcher reports each delivery attempt here. */
