@@ -39,11 +39,11 @@ function newestSource(dir) {
 }
 
 function buildIfNeeded() {
-  const main = join(root, 'dist', 'server', 'main.js');
+  const main = join(root, 'dist', 'server.mjs');
   const sources = Math.max(...['server', 'lib'].map((dir) => newestSource(join(root, dir))));
   if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
-  console.log('building (tsc -p tsconfig.build.json)…');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  console.log('building (npm run build)…');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 }
 
 const freePort = () =>
@@ -59,7 +59,7 @@ const freePort = () =>
 async function startServer() {
   const port = await freePort();
   const data = mkdtempSync(join(tmpdir(), 'bench-docs-'));
-  const child = spawn(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
+  const child = spawn(process.execPath, [join(root, 'dist', 'server.mjs')], {
     cwd: root,
     env: {
       ...process.env,

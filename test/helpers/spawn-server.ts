@@ -48,7 +48,7 @@ export async function waitFor(url: string, timeoutMs = 15_000, accept: (response
   }
 }
 
-/** Runs the built server (dist/server/main.js) as its own process, the way `npm start` does. */
+/** Runs the built server (dist/server.mjs) as its own process, the way `npm start` does. */
 /**
  * A server process's environment on this run's engine: on the PostgreSQL run, the database of the
  * folder the test chose for its SQLite file (the same database when the server is restarted).
@@ -64,7 +64,7 @@ export async function spawnServer(env: Record<string, string>): Promise<RunningP
   env = await engineEnv(env);
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'server', 'main.js')], {
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'server.mjs')], {
     env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

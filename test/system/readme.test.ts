@@ -1,7 +1,7 @@
 /**
  * The README is true: every `sh` and `ts` block of README.md is either quoted, byte for byte,
  * from a file under examples/ (and that file runs), or a command this test runs. They run against
- * the built server (`npm start` is `npm run build && node dist/server/main.js`; jest's global setup
+ * the built server (`npm start` is `npm run build && node dist/server.mjs`; jest's global setup
  * has built dist/) on a fresh data directory, then again on the existing one.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
@@ -111,7 +111,7 @@ describe('README', () => {
     expect(commands().filter((line) => !covered(line))).toEqual([]);
     // `npm start` is the build (done by jest's global setup) and the server this test spawns; `npm ci && npm test` is what CI runs.
     const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).toMatch(/^npm run build && (exec )?node dist\/server\/main\.js$/);
+    expect(scripts.start).toMatch(/^npm run build && (exec )?node dist\/server\.mjs$/);
     const ci = readFileSync(join(root, '.ci', 'run'), 'utf8');
     expect(ci).toMatch(/^npm ci\b/m);
     expect(ci).toMatch(/^npm test$/m);
@@ -161,7 +161,7 @@ describe('README', () => {
   test('When DEMO_MERCHANT_API_KEY repeats the company key on an existing database, then the server refuses to start and names the variable', async () => {
     const databasePath = freshDataDir();
     await stop(await start(databasePath, { DEMO_COMPANY_API_KEY: 'my-local-company-key-123' }));
-    const refused = await run(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
+    const refused = await run(process.execPath, [join(root, 'dist', 'server.mjs')], {
       env: await engineEnv({ ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_PATH: databasePath, DEMO_MERCHANT_API_KEY: 'my-local-company-key-123' }),
       timeout: 15_000,
     }).then(

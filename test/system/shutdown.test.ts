@@ -1,5 +1,5 @@
 /**
- * Signals and shutdown of the built server (node dist/server/main.js, as `npm start` runs it):
+ * Signals and shutdown of the built server (node dist/server.mjs, as `npm start` runs it):
  * idle keep-alive connections are closed at once, in-flight requests finish, the process exits
  * within a second of the last one; and `npm start` passes the signal on and exits, for SIGTERM
  * and for Ctrl-C (SIGINT to npm's whole process group, as a terminal sends it).

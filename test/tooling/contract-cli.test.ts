@@ -1,6 +1,6 @@
 /**
  * `npm run contract` (scripts/contract.mjs) against the built server in its own process
- * (dist/server/main.js, as `npm start` runs it): the example replays and the generated tests of
+ * (dist/server.mjs, as `npm start` runs it): the example replays and the generated tests of
  * a few operations — among them the webhook and forward ones, whose loopback receiver used to
  * keep a deployment run from ever exiting — must pass, print the summary and exit 0.
  */
