@@ -182,7 +182,11 @@ async function shopperAnswers(action: unknown, outcome: string): Promise<string>
 
 describe('iDEAL through the Adyen library', () => {
   test('When the shopper pays at the bank page, then the payment is authorised, captured at once and refunded, with signed events', async () => {
-    expect((await offered({ countryCode: 'NL', amount: eur(2500) })).get('ideal')).toEqual({ type: 'ideal', name: 'iDEAL' });
+    expect((await offered({ countryCode: 'NL', amount: eur(2500) })).get('ideal')).toMatchObject({
+      type: 'ideal',
+      name: 'iDEAL',
+      issuers: expect.arrayContaining([expect.objectContaining({ id: '1121', name: 'Test Issuer' })]),
+    });
     const started = await pay({ amount: eur(2500), countryCode: 'NL', paymentMethod: { type: 'ideal' } });
     expect(started).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect', method: 'GET' } });
     const finished = await details({ details: { redirectResult: await shopperAnswers(started.action, 'authorised') } });

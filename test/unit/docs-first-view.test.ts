@@ -41,10 +41,14 @@ const spec: ReferenceSpec = {
   },
 };
 
-beforeAll(() => loadMarkdown());
-
 describe('API reference first view', () => {
-  const { nav, main } = firstView(spec, 'Base `https://x`');
+  let nav = '';
+  let main = '';
+  // Markdown rendering loads on first use, so the view is rendered once it has loaded.
+  beforeAll(async () => {
+    await loadMarkdown();
+    ({ nav, main } = firstView(spec, 'Base `https://x`'));
+  });
 
   test('When a spec is rendered, then each operation is listed under its first tag, untagged ones under Other, empty tags left out', () => {
     expect(nav).toMatch(/Pay ments[\s\S]*Capture &#60;it&#62;[\s\S]*Other[\s\S]*Health/);
