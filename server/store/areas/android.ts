@@ -4,22 +4,6 @@ import { prepared } from '../prepared.js';
 import type { AndroidAppsTable, AndroidCertificatesTable } from '../tables/merchant-settings.js';
 import type { AndroidApp, AndroidAppListing, AndroidCertificate } from '../records/merchant-settings.js';
 
-const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
-  id: r.id,
-  companyId: r.company_id,
-  status: r.status as AndroidApp['status'],
-  packageName: r.package_name,
-  versionCode: r.version_code,
-  versionName: r.version_name,
-  label: r.label,
-  description: r.description,
-  errorCode: r.error_code,
-  filePath: r.file_path,
-  fileSize: r.file_size,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
 /** The columns of the list page (AndroidAppListing): a list reads no file paths, sizes or times it does not show. */
 const LISTING_COLUMNS = ['id', 'status', 'package_name', 'version_code', 'version_name', 'label', 'description', 'error_code'] as const;
 type ListingRow = Pick<Selectable<AndroidAppsTable>, (typeof LISTING_COLUMNS)[number]>;
@@ -32,6 +16,15 @@ const listingFromRow = (r: ListingRow): AndroidAppListing => ({
   label: r.label,
   description: r.description,
   errorCode: r.error_code,
+});
+
+const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
+  ...listingFromRow(r),
+  companyId: r.company_id,
+  filePath: r.file_path,
+  fileSize: r.file_size,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 const appToRow = (a: AndroidApp): Insertable<AndroidAppsTable> => ({
