@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The top frames of a `--cpu-prof` profile: `node bench/profile-top.mjs <file.cpuprofile> [count] [frame…]`.
+// The top frames of a `--cpu-prof` profile: `node bench/profile-top.mjs <file.cpuprofile[.gz]> [count] [frame…]`.
 // Prints the share of samples per function by self time (where the time is spent), then the
 // inclusive share (the function and all it calls) of the functions named after the count.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const [file, countArg = '25', ...named] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/profile-top.mjs <file.cpuprofile> [count] [function name…]');
-const profile = JSON.parse(readFileSync(file, 'utf8'));
+// The profiles kept in bench/results/ are gzipped.
+const raw = readFileSync(file);
+const profile = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
