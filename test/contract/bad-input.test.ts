@@ -128,6 +128,16 @@ describe('Bad input on the management area', () => {
     expectProblem((await response.json()) as Record<string, any>, status);
   });
 
+  test('When a body number is not a safe integer, then the 422 names the field in invalidFields', async () => {
+    const response = await raw('/management/v3/merchants', {
+      body: '{"companyId":"DemoCompany","description":"d","x":{"y":[12345678901234567890]}}',
+    });
+    const body = (await response.json()) as Record<string, any>;
+    expect(response.status).toBe(422);
+    expectProblem(body, 422);
+    expect(body.invalidFields).toEqual([{ name: 'x.y.0', value: expect.any(String), message: expect.stringContaining('not a safe integer') }]);
+  });
+
   test('When a query value is invalid, then invalidFields names it with its value', async () => {
     const response = await raw('/management/v3/companies/DemoCompany/merchants?pageSize=101', { method: 'GET' });
     expect(((await response.json()) as Record<string, any>).invalidFields).toEqual([

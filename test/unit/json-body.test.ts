@@ -18,4 +18,10 @@ describe('jsonProblem', () => {
   test('When an unsafe integer is nested, then the message names its path', () => {
     expect(jsonProblem({ lineItems: [{ quantity: 2 ** 60 }] })?.message).toContain("'lineItems.0.quantity'");
   });
+
+  test('When an unsafe integer is refused, then the refusal lists the field for invalidFields', () => {
+    expect(jsonProblem({ lineItems: [{ quantity: 2 ** 60 }] })?.invalidFields).toEqual([
+      { name: 'lineItems.0.quantity', value: String(2 ** 60), message: expect.stringContaining('not a safe integer') },
+    ]);
+  });
 });

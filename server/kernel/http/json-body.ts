@@ -15,9 +15,10 @@ export function jsonProblem(value: unknown): ApiError | undefined {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'number') {
       if (!Number.isFinite(node) || (Number.isInteger(node) && !Number.isSafeInteger(node))) {
-        return new ApiError(ERR_UNSAFE_INTEGER, {
-          message: `Invalid field '${path || 'body'}': ${node} is not a safe integer (at most 9007199254740991 in size)`,
-        });
+        const name = path || 'body';
+        const message = `${node} is not a safe integer (at most 9007199254740991 in size)`;
+        // The value is the number as JSON.parse read it (already rounded): enough to find the field.
+        return new ApiError(ERR_UNSAFE_INTEGER, { message: `Invalid field '${name}': ${message}`, invalidFields: [{ name, value: String(node), message }] });
       }
       continue;
     }

@@ -57,17 +57,6 @@ const refusal = (exchange: Exchange) => exchange.body as { errorCode?: string; m
 const real: TargetKind[] = ['server', 'deployment'];
 export const KNOWN_FINDINGS: KnownFinding[] = [
   {
-    // Management: a number above 9007199254740991 is refused by the JSON reader (422, the field in `detail`) without `invalidFields`.
-    id: 'management-unsafe-integer-without-invalidFields',
-    targets: real,
-    matches: (op, ex, problem) =>
-      op.area === 'management' &&
-      ex.request.kind === 'invalid' &&
-      problem.includes('does not name') &&
-      /is not a safe integer/.test(refusal(ex)?.detail ?? '') &&
-      refusal(ex)?.invalidFields === undefined,
-  },
-  {
     // CardDetails documents `encryptedCard`; storing a card refuses it (192 "send the separate encrypted fields instead").
     id: 'checkout-encryptedCard-documented-but-refused',
     targets: real,
