@@ -163,9 +163,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
    * slot used. Paths that name no operation go on to the validator, which answers 404 or 405.
    */
   const authorize: RequestHandler = async (req, res, next) => {
-    const area = areaOf(req);
-    const path = req.originalUrl.split('?')[0]!.slice((area === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
-    const matched = matchRoute(routes[area], req.method, path);
+    const matched = matchRoute(routes[areaOf(req)], req.method, pathInArea(req));
     if (!matched) return next();
     // For the request log and the metrics.
     res.locals.operationId = matched.route.operationId;

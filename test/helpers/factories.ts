@@ -35,3 +35,20 @@ export const rawCard = (number: string, overrides: Record<string, string> = {}) 
   holderName: 'John Smith',
   ...overrides,
 });
+
+/** What Adyen's web library (Drop-in, Components) adds to every payment's state data besides the method's fields. */
+export const webClientState = {
+  clientStateDataIndicator: true,
+  origin: 'https://shop.example.com',
+  browserInfo: {
+    acceptHeader: '*/*',
+    colorDepth: 24,
+    language: 'en-US',
+    javaEnabled: false,
+    screenHeight: 1080,
+    screenWidth: 1920,
+    userAgent: 'Mozilla/5.0',
+    timeZoneOffset: -60,
+  },
+  riskData: { clientData: 'eyJ2ZXJzaW9uIjoiMS4wLjAifQ==' },
+};

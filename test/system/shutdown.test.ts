@@ -74,6 +74,35 @@ function slowForward(baseUrl: string, upstreamUrl: string) {
 }
 
 /** `npm start` on a free port, its output collected; `closed` resolves when npm and node have both ended. */
+/**
+ * A server with a forward waiting on a slow upstream: `work` signals the server and checks what
+ * came of the forward (its answer, or `no answer` when the server died first) and of the process.
+ */
+async function duringSlowForward(
+  work: (run: {
+    server: RunningProcess;
+    forward: Promise<Awaited<ReturnType<typeof slowForward>> | 'no answer'>;
+    exited: ReturnType<typeof exitOf>;
+  }) => Promise<void>,
+): Promise<void> {
+  const upstream = await slowUpstream();
+  try {
+    const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
+    running.push(server);
+    const forward = slowForward(server.baseUrl, upstream.url).catch(() => 'no answer' as const);
+    await upstream.arrived;
+    await work({ server, forward, exited: exitOf(server) });
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** The forward's answer, where the test needs one (a forward the server never answered fails here). */
+function answerOf<T>(outcome: T | 'no answer'): T {
+  if (outcome === 'no answer') throw new Error('the forward got no answer');
+  return outcome;
+}
+
 function npmStart(port: number, options: { detached?: boolean } = {}) {
   const npm = spawn('npm', ['start'], {
     env: { ...process.env, ...env, FORWARD_TIMEOUT_MS: '10000', NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
@@ -106,58 +135,34 @@ describe('Shutdown', () => {
     expect(at - sent).toBeLessThan(1000);
   });
 
-  test('When SIGTERM arrives during a slow request, then the request completes and the process exits within a second after it', async () => {
-    const upstream = await slowUpstream();
-    try {
-      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
-      running.push(server);
-      const forward = slowForward(server.baseUrl, upstream.url);
-      await upstream.arrived;
-      const exited = exitOf(server);
+  test('When SIGTERM arrives during a slow request, then the request completes and the process exits within a second after it', () =>
+    duringSlowForward(async ({ server, forward, exited }) => {
       server.child.kill('SIGTERM');
-      const answered = await forward;
+      const answered = answerOf(await forward);
       const { code, at } = await exited;
       expect(answered.status).toBe(200);
       expect(answered.body.response?.status).toBe(201);
       expect(code).toBe(0);
       expect(at - answered.at).toBeLessThan(1000);
       expect(at).toBeGreaterThanOrEqual(answered.at - 50);
-    } finally {
-      await upstream.close();
-    }
-  });
+    }));
 
-  test("When one Ctrl-C reaches node twice during a slow request (the terminal's SIGINT and the copy npm passes on, milliseconds apart), then the request completes and the process exits 0 within a second after it", async () => {
-    const upstream = await slowUpstream();
-    try {
-      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
-      running.push(server);
-      const forward = slowForward(server.baseUrl, upstream.url);
-      await upstream.arrived;
-      const exited = exitOf(server);
+  test("When one Ctrl-C reaches node twice during a slow request (the terminal's SIGINT and the copy npm passes on, milliseconds apart), then the request completes and the process exits 0 within a second after it", () =>
+    duringSlowForward(async ({ server, forward, exited }) => {
       server.child.kill('SIGINT');
       await new Promise((resolve) => setTimeout(resolve, 5));
       server.child.kill('SIGINT');
-      const answered = await forward;
+      const answered = answerOf(await forward);
       const { code, at } = await exited;
       expect(answered.status).toBe(200);
       expect(answered.body.response?.status).toBe(201);
       expect(code).toBe(0);
       expect(at - answered.at).toBeLessThan(1000);
       expect(server.output()).not.toContain('stopping now');
-    } finally {
-      await upstream.close();
-    }
-  });
+    }));
 
-  test('When a second Ctrl-C comes well after the first during a slow request, then the process exits at once without waiting for it', async () => {
-    const upstream = await slowUpstream();
-    try {
-      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
-      running.push(server);
-      const forward = slowForward(server.baseUrl, upstream.url).catch(() => 'no answer');
-      await upstream.arrived;
-      const exited = exitOf(server);
+  test('When a second Ctrl-C comes well after the first during a slow request, then the process exits at once without waiting for it', () =>
+    duringSlowForward(async ({ server, forward, exited }) => {
       server.child.kill('SIGINT');
       await new Promise((resolve) => setTimeout(resolve, 700));
       server.child.kill('SIGINT');
@@ -165,10 +170,7 @@ describe('Shutdown', () => {
       expect(code).toBe(1);
       expect(await forward).toBe('no answer');
       expect(server.output()).toContain('stopping now');
-    } finally {
-      await upstream.close();
-    }
-  });
+    }));
 
   test('When `npm start` gets SIGTERM, then node gets it too, npm exits and the port is free', async () => {
     const port = await freePort();

@@ -147,10 +147,11 @@ const redirectPanel = (method: PageMethod) =>
  * button. Browser checks come from pay.js; the server checks everything again.
  */
 function paymentForm({ link }: LinkView, methods: PageMethod[]): string {
-  const pay = `Pay ${formatMoney(amountOf(link))}`;
+  // What the submit button says for a method (pay.js switches it with the choice).
+  const submitLabel = (method: PageMethod) => (method.type === 'scheme' ? `Pay ${formatMoney(amountOf(link))}` : `Continue to ${escapeHtml(method.name)}`);
   const choices = methods.map((method, i) => {
     const id = `method-${escapeHtml(method.type)}`;
-    const submit = method.type === 'scheme' ? pay : `Continue to ${escapeHtml(method.name)}`;
+    const submit = submitLabel(method);
     const marks = method.brands.map((b) => `<span class="mark">${escapeHtml(BRAND_NAMES[b] ?? b)}</span>`).join('');
     return `<div class="method">
 <input type="radio" name="method" id="${id}" value="${escapeHtml(method.type)}" data-submit="${submit}"${i === 0 ? ' checked' : ''}>
@@ -160,13 +161,12 @@ ${method.type === 'scheme' ? cardPanel(link) : redirectPanel(method)}
 </div>
 </div>`;
   });
-  const first = methods[0]!;
   return `<form id="pay-form" method="post" action="/payByLink/${encodeURIComponent(link.id)}" novalidate>
 <fieldset class="methods">
 <legend>Pay with</legend>
 ${choices.join('\n')}
 </fieldset>
-<button type="submit" id="pay">${first.type === 'scheme' ? pay : `Continue to ${escapeHtml(first.name)}`}</button>
+<button type="submit" id="pay">${submitLabel(methods[0]!)}</button>
 </form>`;
 }
 

@@ -149,7 +149,9 @@ const IDEAL_PAGE: RedirectMethodPage = {
   path: 'ideal',
   title: 'Pay with iDEAL',
   methods: ['ideal'],
-  body: (payment, merchantName) => `<header>
+  body: (payment, merchantName) => {
+    const issuer = idealIssuerOf(payment);
+    return `<header>
 <p class="merchant">Sandbox Bank · iDEAL</p>
 <h1>Pay with iDEAL</h1>
 <p class="description">The sandbox's bank: choose what the bank answers.</p>
@@ -158,8 +160,9 @@ const IDEAL_PAGE: RedirectMethodPage = {
 <dt>To</dt><dd id="merchant">${escapeHtml(merchantName)}</dd>
 ${amountRow(payment)}
 <dt>Reference</dt><dd>${escapeHtml(payment.pspReference)}</dd>
-${idealIssuerOf(payment) ? `<dt>Bank</dt><dd id="issuer">${escapeHtml(idealIssuerOf(payment)!.name)}</dd>` : ''}
-</dl>`,
+${issuer ? `<dt>Bank</dt><dd id="issuer">${escapeHtml(issuer.name)}</dd>` : ''}
+</dl>`;
+  },
   choices: (payment) => {
     // The test banks that answer for the shopper (Test Issuer Refused, Pending, Cancelled) offer that answer only.
     const decided = idealIssuerOf(payment)?.answers;

@@ -1,5 +1,4 @@
 import { command, operation, outboundCommand } from '../../kernel/http/handler.js';
-import { requestIdOfRequest } from '../../kernel/http/request-context.js';
 import type { StoredPaymentMethod } from '../../store/types.js';
 import { performForward, prepareForward } from './forward.domain.js';
 import { createToken, deleteToken, listTokens } from './tokens.domain.js';
@@ -38,9 +37,9 @@ export const deleteTokenForStoredPaymentDetails = operation('deleteTokenForStore
 
 /** POST /forward: prepared in a transaction, sent outside it. */
 export const forward = outboundCommand('forward')(
-  async ({ tx, body, caller, req }, deps) => ({
+  async ({ tx, body, caller, requestId }, deps) => ({
     ...(await prepareForward(tx, deps.clock.now(caller.credential.companyId), deps.vault, caller.credential, body)),
-    requestId: requestIdOfRequest(req),
+    requestId,
   }),
   async (prepared, { config, logger }) => {
     const response = await performForward(prepared, {

@@ -4,7 +4,7 @@ import type { operations as ManagementOperations } from '../../../generated/mana
 import type { Deps } from '../deps.js';
 import type { Tx } from '../../store/tx.js';
 import type { Commands } from '../idempotency.js';
-import { type Caller, callerOf } from './request-context.js';
+import { type Caller, callerOf, requestIdOf } from './request-context.js';
 
 /** Every operation of both specs, by operationId (the two specs share no operationId). */
 type Operations = CheckoutOperations & ManagementOperations;
@@ -45,6 +45,8 @@ export interface Call<Id extends OperationId> {
   path: PathOf<Id>;
   query: QueryOf<Id>;
   caller: Caller;
+  /** The request's id (X-Request-Id): passed on to what the handler causes (outbound calls' log lines). */
+  requestId: string;
   /** For what the spec does not type: uploaded files, the base address for links. */
   req: Request;
 }
@@ -71,7 +73,8 @@ function callOf<Id extends OperationId>(req: Request, caller: Caller): Call<Id> 
   // The validator has checked body, path and query against the spec before this runs: this is
   // the one place where the request is read as the spec's types.
   const path = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
-  return { body: req.body as BodyOf<Id>, path: path as PathOf<Id>, query: req.query as QueryOf<Id>, caller, req };
+  const requestId = req.res ? requestIdOf(req.res) : 'unknown';
+  return { body: req.body as BodyOf<Id>, path: path as PathOf<Id>, query: req.query as QueryOf<Id>, caller, requestId, req };
 }
 
 /** Sends the body without its undefined fields: echoed optional request fields are often absent. */

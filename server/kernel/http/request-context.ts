@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { Credential } from '../../store/types.js';
 
 /** What the authentication middleware learned about the caller, kept in `res.locals`. */
@@ -11,11 +11,6 @@ export interface Caller {
 /** The request's id (kernel/http/request-log.ts gives every request one). */
 export function requestIdOf(res: Response): string {
   return (res.locals.requestId as string | undefined) ?? 'unknown';
-}
-
-/** The same, from the request (Express links it to its response). */
-export function requestIdOfRequest(req: Request): string {
-  return req.res ? requestIdOf(req.res) : 'unknown';
 }
 
 export function callerOf(res: Response): Caller {

@@ -3,7 +3,6 @@ import type { components } from '../../../generated/management.js';
 import { MANAGEMENT_BASE } from '../../kernel/http/area.js';
 import { type HandlerDeps, operation } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
-import { requestIdOfRequest } from '../../kernel/http/request-context.js';
 import type { Credential, Webhook } from '../../store/types.js';
 import { pageOf, paginated } from '../pagination.js';
 import * as domain from './webhooks.domain.js';
@@ -112,9 +111,9 @@ const uses = {
     return { hmacKey };
   },
   /** The events are made in a read, then sent outside it: a slow receiver holds no connection. */
-  async test(deps: HandlerDeps, req: Request, credential: Credential, level: domain.Level, webhookId: string, body: domain.TestRequest) {
+  async test(deps: HandlerDeps, requestId: string, credential: Credential, level: domain.Level, webhookId: string, body: domain.TestRequest) {
     const plan = await deps.store.read((tx) => domain.planTest(tx, deps.clock.now(credential.companyId), deps.vault, credential, level, webhookId, body));
-    const log = { logger: deps.logger, requestId: requestIdOfRequest(req) };
+    const log = { logger: deps.logger, requestId };
     return { data: await domain.runTest(plan, deps.vault, { ...policy(deps), timeoutMs: deps.config.webhookTimeoutMs, log }) };
   },
   async events(deps: HandlerDeps, credential: Credential, level: domain.Level, webhookId: string) {
@@ -162,8 +161,8 @@ export const generateHmacKey = operation('generateHmacKey')(({ path, caller: { c
 );
 
 /** POST /merchants/{merchantId}/webhooks/{webhookId}/test: sends test events now, outside the queue. */
-export const testWebhook = operation('testWebhook')(({ body, path, caller: { credential }, req }, deps) =>
-  uses.test(deps, req, credential, levelOf(path), path.webhookId, body ?? {}),
+export const testWebhook = operation('testWebhook')(({ body, path, caller: { credential }, requestId }, deps) =>
+  uses.test(deps, requestId, credential, levelOf(path), path.webhookId, body ?? {}),
 );
 
 /** GET /merchants/{merchantId}/webhooks/{webhookId}/events */
@@ -209,8 +208,8 @@ export const generateCompanyHmacKey = operation('generateCompanyHmacKey')(({ pat
 );
 
 /** POST /companies/{companyId}/webhooks/{webhookId}/test: one test event per merchant account and type. */
-export const testCompanyWebhook = operation('testCompanyWebhook')(({ body, path, caller: { credential }, req }, deps) =>
-  uses.test(deps, req, credential, levelOf(path), path.webhookId, body ?? {}),
+export const testCompanyWebhook = operation('testCompanyWebhook')(({ body, path, caller: { credential }, requestId }, deps) =>
+  uses.test(deps, requestId, credential, levelOf(path), path.webhookId, body ?? {}),
 );
 
 /** GET /companies/{companyId}/webhooks/{webhookId}/events */

@@ -63,9 +63,8 @@ export class PostgresStore implements Store {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly q: Kysely<Schema>;
-  private readonly readTx: Tx;
-  /** Statements on the pool outside a transaction (see Store.statement). */
-  private readonly writeTx: Tx;
+  /** Statements on the pool, each on its own outside any transaction (reads, and Store.statement's single writes). */
+  private readonly poolTx: Tx;
   private readonly hashApiKey: (apiKey: string) => string;
 
   private constructor(options: PostgresOptions) {
@@ -83,8 +82,7 @@ export class PostgresStore implements Store {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.pool }) });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
-    this.readTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
-    this.writeTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
+    this.poolTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
@@ -113,17 +111,14 @@ export class PostgresStore implements Store {
     }
   }
 
-  async statement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.writeTx);
-    } catch (error) {
-      throw this.classify(error);
-    }
+  /** One statement is atomic by itself: it runs on the pool like a read. */
+  statement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.read(work);
   }
 
   async read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await work(this.readTx);
+      return await work(this.poolTx);
     } catch (error) {
       throw this.classify(error);
     }

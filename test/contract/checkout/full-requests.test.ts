@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { buildPaymentRequest, rawCard, uniqueReference } from '../../helpers/factories.js';
+import { buildPaymentRequest, rawCard, uniqueReference, webClientState } from '../../helpers/factories.js';
 import { COMPANY_KEY } from '../../helpers/keys.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
@@ -583,19 +583,7 @@ describe('What Adyen’s web library sends, passed on to POST /payments', () => 
       brand: 'visa',
       checkoutAttemptId: 'do-not-track',
     },
-    browserInfo: {
-      acceptHeader: '*/*',
-      colorDepth: 24,
-      language: 'en-US',
-      javaEnabled: false,
-      screenHeight: 1080,
-      screenWidth: 1920,
-      userAgent: 'Mozilla/5.0',
-      timeZoneOffset: -60,
-    },
-    origin: 'https://shop.example.com',
-    riskData: { clientData: 'eyJ2ZXJzaW9uIjoiMS4wLjAifQ==' },
-    clientStateDataIndicator: true,
+    ...webClientState,
   };
   const pay = (extra: Json) =>
     send('POST /payments', undefined, { merchantAccount: M, amount: eur(1000), reference: uniqueReference('web'), returnUrl, ...stateData, ...extra });

@@ -9,7 +9,7 @@ import {
   ERR_SESSION_EXPIRED,
   ERR_SESSION_RESULT,
 } from '../../../server/kernel/errors.js';
-import { rawCard } from '../../helpers/factories.js';
+import { rawCard, webClientState } from '../../helpers/factories.js';
 import { storedPayment } from '../../helpers/methods.js';
 import { eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
@@ -202,19 +202,7 @@ describe('POST /sessions/{sessionId}/paymentDetails', () => {
 
 /** The state data Adyen's web library (Drop-in, Components) hands a sessions payment: the component's fields and its own. */
 const webStateData = {
-  clientStateDataIndicator: true,
-  origin: 'https://shop.example.com',
-  browserInfo: {
-    acceptHeader: '*/*',
-    colorDepth: 24,
-    language: 'en-US',
-    javaEnabled: false,
-    screenHeight: 1080,
-    screenWidth: 1920,
-    userAgent: 'Mozilla/5.0',
-    timeZoneOffset: -60,
-  },
-  riskData: { clientData: 'eyJ2ZXJzaW9uIjoiMS4wLjAifQ==' },
+  ...webClientState,
   checkoutAttemptId: 'b4a1c3f2-7c7b-4c56-9a2e-2bd1e1f1c9a1',
   storePaymentMethod: false,
   installments: { value: 1 },
