@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prismArgs } from '../scripts/prism.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -324,17 +325,7 @@ async function main() {
       const ports = { checkout: await freePort(), management: await freePort() };
       const children =
         kind === 'prism'
-          ? ['checkout', 'management'].map((area) =>
-              start(0, process.execPath, [
-                join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
-                'mock',
-                '-h',
-                '127.0.0.1',
-                '-p',
-                String(ports[area]),
-                join('generated', `${area}.yaml`),
-              ]),
-            )
+          ? ['checkout', 'management'].map((area) => start(0, process.execPath, prismArgs({ root, area, port: ports[area] })))
           : [start(0, process.execPath, [join(root, 'bench', 'reference-servers.mjs'), kind, String(ports.checkout)])];
       const checkout = kind === 'prism' ? `http://127.0.0.1:${ports.checkout}` : `http://127.0.0.1:${ports.checkout}`;
       const management = kind === 'prism' ? `http://127.0.0.1:${ports.management}` : `http://127.0.0.1:${ports.checkout}`;

@@ -13,9 +13,10 @@ import http from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prismArgs } from './prism.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const prism = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const verbose = Boolean(process.env.MOCK_VERBOSE);
 const host = process.env.MOCK_HOST ?? '127.0.0.1';
 const AREAS = [
   { area: 'checkout', base: '/checkout/v71', port: Number(process.env.MOCK_CHECKOUT_PORT ?? 4010) },
@@ -96,8 +97,10 @@ function serveDocs(req, res, docs, baseUrl) {
 }
 
 /** The public port of an area: docs, then the request (its base path stripped) to Prism, with invalid-request errors explained. */
-function proxy({ base, port }, prismPort, docs, baseUrl) {
+function proxy({ area, base, port }, prismPort, docs, baseUrl) {
   const server = http.createServer((req, res) => {
+    // Prism logs no request (scripts/prism.mjs says why): with MOCK_VERBOSE the proxy says each one.
+    if (verbose) res.on('finish', () => console.log(`[${area}] ${req.method} ${req.url} → ${res.statusCode}`));
     if (req.url.startsWith('/docs') && serveDocs(req, res, docs, baseUrl)) return;
     const path = req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`) ? req.url.slice(base.length) || '/' : req.url;
     const upstream = http.request(
@@ -138,17 +141,21 @@ function proxy({ base, port }, prismPort, docs, baseUrl) {
 /** Starts Prism for an area on a private port and waits until it answers. */
 async function startPrism({ area }, children) {
   const port = await freePort();
-  const child = spawn(process.execPath, [prism, 'mock', '-h', '127.0.0.1', '-p', String(port), join(root, 'generated', `${area}.yaml`)], {
+  const child = spawn(process.execPath, prismArgs({ root, area, port, level: verbose ? 'warn' : 'fatal' }), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   const prefix = `[${area}] `;
+  let printed = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk) => {
-      if (process.env.MOCK_VERBOSE) process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix));
+      printed = (printed + chunk.toString()).slice(-4000);
+      if (verbose) process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix));
     });
   }
   child.on('exit', (code) => {
+    // Why Prism stopped (a spec it cannot read, a port in use) is in what it printed last.
+    if (!verbose && printed) process.stderr.write(printed.replace(/^(?=.)/gm, prefix));
     console.error(`${prefix}Prism exited with ${code}`);
     process.exitCode = code ?? 1;
     for (const other of children) other.kill('SIGTERM');
@@ -194,7 +201,7 @@ try {
       `  management:    ${baseUrl.management}`,
       `  API reference: http://${host}:${checkout.port}/docs`,
       `  scenarios:     Prefer: example=<name> or Prefer: code=<status> (docs/mock-scenarios.md)`,
-      `  Prism's own log: MOCK_VERBOSE=1. Ctrl-C stops the mock.`,
+      `  Each request and Prism's validation messages: MOCK_VERBOSE=1. Ctrl-C stops the mock.`,
     ].join('\n'),
   );
 } catch (error) {

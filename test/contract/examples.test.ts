@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPANY_KEY } from '../helpers/keys.js';
+import { prismArgs } from '../../scripts/prism.mjs';
 import { freePort, waitFor } from '../helpers/spawn-server.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
 import { ARRANGE, closeArranged } from './arrange.js';
@@ -109,22 +110,10 @@ describe('Contract: the spec examples against the Prism mock', () => {
   beforeAll(async () => {
     const ports = { checkout: await freePort(), management: await freePort() };
     for (const area of AREAS) {
-      const child = spawn(
-        process.execPath,
-        [
-          join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
-          'mock',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(ports[area]),
-          join('generated', `${area}.yaml`),
-        ],
-        {
-          stdio: 'ignore',
-          env: { ...process.env, NODE_OPTIONS: '' },
-        },
-      );
+      const child = spawn(process.execPath, prismArgs({ root: process.cwd(), area, port: ports[area] }), {
+        stdio: 'ignore',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
       mocks.push(child);
     }
     target = {

@@ -89,6 +89,26 @@ describe('The mock (npm run mock)', () => {
     expect(await management.json()).toMatchObject({ invalidFields: [{ name: 'url', value: '', message: expect.stringContaining("'url'") }] });
   });
 
+  test('When a body holds strings that Prism 5.14.2 could not log (braces and brackets inside an array), then the mock answers it and keeps answering', async () => {
+    // "a}b[c:" made Prism's CLI log pipe (jsonrepair) throw and the mock exit: CI run of stop 21.
+    const tricky = await fetch(`http://127.0.0.1:${ports.checkout}/checkout/v71/paymentMethods`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM', allowedPaymentMethods: ['a}b[c:', 'bzd}P.R[)dy:'] }),
+    });
+    expect(tricky.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(child.exitCode).toBeNull();
+    const me = await fetch(`http://127.0.0.1:${ports.management}/management/v3/me`, { headers });
+    expect(me.status).toBe(200);
+    const again = await fetch(`http://127.0.0.1:${ports.checkout}/checkout/v71/paymentMethods`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM' }),
+    });
+    expect(again.status).toBe(200);
+  });
+
   test('When /docs is asked of the mock, then the reference pages and the specs pointing at the mock are served', async () => {
     expect((await fetch(`http://127.0.0.1:${ports.checkout}/docs`)).status).toBe(200);
     expect(await (await fetch(`http://127.0.0.1:${ports.checkout}/docs/checkout`)).text()).toMatch(/\/docs\/assets\/[\d.]+\/standalone\.esm\.js/);

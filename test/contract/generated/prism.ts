@@ -1,6 +1,6 @@
-/** The Prism mock of both areas on free loopback ports, as test/contract/examples.test.ts runs it. */
+/** The Prism mock of both areas on free loopback ports, started as `npm run mock` starts it (scripts/prism.mjs). */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { prismArgs } from '../../../scripts/prism.mjs';
 import { freePort, waitFor } from '../../helpers/spawn-server.js';
 import type { Area } from '../suite.js';
 
@@ -18,15 +18,11 @@ export async function startPrism(): Promise<PrismMocks> {
   const printed: Record<Area, string> = { checkout: '', management: '' };
   for (const area of areas) {
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [join(process.cwd(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-h', '127.0.0.1', '-p', String(port), join('generated', `${area}.yaml`)],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, NODE_OPTIONS: '' },
-      },
-    );
-    child.stderr?.on('data', (chunk: Buffer) => (printed[area] = (printed[area] + chunk.toString()).slice(-2000)));
+    const child = spawn(process.execPath, prismArgs({ root: process.cwd(), area, port }), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (printed[area] = (printed[area] + chunk.toString()).slice(-2000)));
     children.push(child);
     baseUrl[area] = `http://127.0.0.1:${port}`;
   }
