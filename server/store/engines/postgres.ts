@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database as Schema } from '../schema.js';
 import { openTx, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
@@ -23,14 +23,16 @@ const noApiKeyHasher = (): string => {
 // bigint (COUNT, bigint columns) as a number (money is kept to safe integers), timestamptz as ISO-8601.
 const INT8 = 20;
 const TIMESTAMPTZ = 1184;
-const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (value: string) => Date;
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (oid === INT8) return (value: string) => Number(value);
-    if (oid === TIMESTAMPTZ) return (value: string) => parseTimestamp(value).toISOString();
-    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
-  }) as typeof pg.types.getTypeParser,
-};
+function typeParsers(driver: typeof pg) {
+  const parseTimestamp = driver.types.getTypeParser(TIMESTAMPTZ) as (value: string) => Date;
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === INT8) return (value: string) => Number(value);
+      if (oid === TIMESTAMPTZ) return (value: string) => parseTimestamp(value).toISOString();
+      return driver.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+    }) as typeof pg.types.getTypeParser,
+  };
+}
 
 /**
  * SQLSTATE classes and codes that mean "the database is not there" (not "the request was wrong"):
@@ -67,14 +69,14 @@ export class PostgresStore implements Store {
   private readonly poolTx: Tx;
   private readonly hashApiKey: (apiKey: string) => string;
 
-  private constructor(options: PostgresOptions) {
-    this.pool = new pg.Pool({
+  private constructor(options: PostgresOptions, driver: typeof pg) {
+    this.pool = new driver.Pool({
       connectionString: options.url,
       max: options.poolSize,
       statement_timeout: options.statementTimeoutMs,
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
-      types,
+      types: typeParsers(driver),
     });
     // A connection the database drops must not crash the process: an idle one is replaced by the
     // pool; one in use fails its current or next query, which the request answers with 503.
@@ -86,7 +88,10 @@ export class PostgresStore implements Store {
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
-    const store = new PostgresStore(options);
+    // The driver is imported here, not at the top: a bundle of the server (dist/server.mjs) would
+    // hoist a top-level import and load pg on every start, SQLite ones included.
+    const { default: driver } = await import('pg');
+    const store = new PostgresStore(options, driver);
     try {
       await store.migrate(options.migrationsDir);
     } catch (error) {
