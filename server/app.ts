@@ -19,7 +19,7 @@ import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARG
 import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
 import { jsonBody } from './kernel/http/json-body.js';
 import { RateLimiter } from './kernel/http/rate-limit.js';
-import { callerOf } from './kernel/http/request-context.js';
+import { callerOf, keepScopedMerchant } from './kernel/http/request-context.js';
 import { matchRoute, routeTable, type MatchedRoute } from './kernel/http/routes.js';
 import { fasterValidator } from './kernel/http/validator.js';
 import { discardUnadoptedUploads, uploadStorage } from './kernel/http/uploads.js';
@@ -200,7 +200,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     const operation = res.locals.operation as BuiltOperation | undefined;
     if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${pathInArea(req)}` });
     const { credential } = callerOf(res);
-    await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query }, areaOf(req)));
+    keepScopedMerchant(res, await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query }, areaOf(req))));
     return operation.handle(req, res, next);
   };
 

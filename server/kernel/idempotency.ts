@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Store, Tx } from '../store/tx.js';
 import type { IdempotencyRecord } from '../store/types.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
-import { type Caller, callerOf, requestIdOf } from './http/request-context.js';
+import { type Caller, callerOf, txContextOf } from './http/request-context.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 64;
@@ -85,7 +85,7 @@ export class Commands {
   handler<T>(status: number, work: Work<T>): RequestHandler {
     return async (req, res) => {
       const caller = callerOf(res);
-      const context = { requestId: requestIdOf(res) };
+      const context = txContextOf(res);
       const key = req.get(IDEMPOTENCY_HEADER);
       if (key === undefined) {
         const body = await this.store.transaction((tx) => work(tx, caller, req), context);
@@ -174,7 +174,7 @@ export class Commands {
   effectHandler<P, T>(status: number, prepare: Work<P>, effect: Effect<P, T>): RequestHandler {
     return async (req, res) => {
       const caller = callerOf(res);
-      const context = { requestId: requestIdOf(res) };
+      const context = txContextOf(res);
       const key = req.get(IDEMPOTENCY_HEADER);
       const scope = key === undefined ? undefined : `${caller.credential.id}\u0000${key}`;
       if (scope !== undefined && this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);

@@ -150,9 +150,13 @@ export function reaches(credential: Credential, merchant: Merchant): boolean {
   return credential.associatedMerchantAccounts.length === 0 || credential.associatedMerchantAccounts.includes(merchant.id);
 }
 
-/** The merchant account a checkout request names, if the caller may use it; else 403 code 901. */
+/**
+ * The merchant account a checkout request names, if the caller may use it; else 403 code 901.
+ * The one the request's scope check read (TxContext.merchant) is used as it is.
+ */
 export async function requireMerchantAccount(tx: Tx, credential: Credential, merchantAccount: string): Promise<Merchant> {
-  const merchant = await tx.merchants.get(merchantAccount);
+  const known = tx.context.merchant;
+  const merchant = known?.id === merchantAccount ? known : await tx.merchants.get(merchantAccount);
   if (!merchant || !reaches(credential, merchant)) throw new ApiError(ERR_INVALID_MERCHANT_ACCOUNT);
   return merchant;
 }

@@ -1,5 +1,5 @@
 import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, ERR_UNAUTHORIZED, type Area } from '../errors.js';
-import type { Credential } from '../../store/types.js';
+import type { Credential, Merchant } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { reaches } from './credentials.js';
 import { describeRequirement, type Requirement, satisfies } from './roles.js';
@@ -94,20 +94,24 @@ async function checkMerchant(tx: Tx, credential: Credential, merchantId: string,
   if (!reaches(credential, merchant)) throw forbidden(`Not allowed: the credential does not reach merchant account ${merchantId}`);
 }
 
-/** The scope rules that the parsed request decides (checkout's `merchantAccount`), checked before the use case or a replay. */
+/**
+ * The scope rules that the parsed request decides (checkout's `merchantAccount`), checked before
+ * the use case or a replay. Returns the merchant account it read, if any, for the use case's
+ * transaction (TxContext.merchant).
+ */
 export async function checkRequestScope(
   tx: Tx,
   credential: Credential,
   scope: Scope,
   request: { body: unknown; query: Record<string, unknown> },
   area: Area,
-): Promise<void> {
-  if (scope !== 'merchantBody' && scope !== 'merchantQuery') return;
+): Promise<Merchant | null> {
+  if (scope !== 'merchantBody' && scope !== 'merchantQuery') return null;
   const source = scope === 'merchantBody' ? request.body : request.query;
   const merchantAccount = source !== null && typeof source === 'object' ? (source as Record<string, unknown>).merchantAccount : undefined;
-  if (typeof merchantAccount !== 'string') return; // absent: the request schema decides whether that is allowed
+  if (typeof merchantAccount !== 'string') return null; // absent: the request schema decides whether that is allowed
   const merchant = await tx.merchants.get(merchantAccount);
-  if (merchant && reaches(credential, merchant)) return;
+  if (merchant && reaches(credential, merchant)) return merchant;
   throw area === 'checkout'
     ? new ApiError(ERR_INVALID_MERCHANT_ACCOUNT)
     : forbidden(`Not allowed: the credential does not reach merchant account ${merchantAccount}`);

@@ -107,6 +107,7 @@ export class PostgresStore implements Store {
         return await this.q.transaction().execute((trx) => {
           const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey });
           tx.context.requestId = context?.requestId ?? null;
+          tx.context.merchant = context?.merchant ?? null;
           return work(tx);
         });
       } catch (error) {

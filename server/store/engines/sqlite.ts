@@ -30,7 +30,7 @@ const noApiKeyHasher = (): string => {
 
 interface Job {
   work: (tx: Tx) => Promise<unknown>;
-  requestId: string | null;
+  context: TxContext;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -241,7 +241,12 @@ export class SqliteStore implements Store {
     if (this.failed) return Promise.reject(this.failed);
     if (this.closed) return Promise.reject(this.closed);
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, requestId: context?.requestId ?? null, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({
+        work,
+        context: { requestId: context?.requestId ?? null, merchant: context?.merchant ?? null },
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.flushing ??= this.flush();
     });
   }
@@ -282,7 +287,7 @@ export class SqliteStore implements Store {
           if (!alone) savepoint.run();
           try {
             // The jobs of a batch run one after another on the one connection: each its own context.
-            this.tx.context.requestId = job.requestId;
+            Object.assign(this.tx.context, job.context);
             const value = await job.work(this.tx);
             if (!alone) release.run();
             outcomes.push({ ok: true, value });
