@@ -7,8 +7,8 @@
  * `jsonrepair` (3.15, pinned by prism-cli 5.14.2), which turns some valid lines into arrays: a
  * request body holding a string such as "a}b[c:" inside an array made the CLI throw on the log
  * line and exit, taking the mock down. At `fatal` no request is logged (start-up failures still
- * are); at `warn` (MOCK_VERBOSE=1) only Prism's validation messages are, which quote the spec, not
- * the request.
+ * are). At `warn` (MOCK_VERBOSE=1) Prism logs its validation messages, not the request; those may
+ * quote a property name the client sent ("found 'x'"), so verbose mode is for debugging.
  */
 import { join } from 'node:path';
 

@@ -30,10 +30,15 @@ export interface TxContext {
   merchant: Merchant | null;
 }
 
+/** A transaction's context from what the caller passed (Store.transaction's `context`); the rest null. */
+export function txContext(given?: Partial<TxContext>): TxContext {
+  return { requestId: given?.requestId ?? null, merchant: given?.merchant ?? null };
+}
+
 /** What a transaction offers: one store module per area, all on the transaction's connection, and its context. */
 export function openTx(db: Db) {
   return {
-    context: { requestId: null, merchant: null } as TxContext,
+    context: txContext(),
     settings: settingsStore(db),
     companies: companiesStore(db),
     merchants: merchantsStore(db),

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Database as Schema } from '../schema.js';
-import { openTx, type Store, type Tx, type TxContext } from '../tx.js';
+import { openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 
 export interface PostgresOptions {
@@ -106,8 +106,7 @@ export class PostgresStore implements Store {
       try {
         return await this.q.transaction().execute((trx) => {
           const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey });
-          tx.context.requestId = context?.requestId ?? null;
-          tx.context.merchant = context?.merchant ?? null;
+          tx.context = txContext(context);
           return work(tx);
         });
       } catch (error) {

@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as Schema } from '../schema.js';
-import { openTx, type Store, type Tx, type TxContext } from '../tx.js';
+import { openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 import { ALL, cachedStatements, directOn, latest, migrate, REMEMBERED_TABLES, tableNames } from './sqlite-statements.js';
 
@@ -243,7 +243,7 @@ export class SqliteStore implements Store {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({
         work,
-        context: { requestId: context?.requestId ?? null, merchant: context?.merchant ?? null },
+        context: txContext(context),
         resolve: resolve as (value: unknown) => void,
         reject,
       });
@@ -287,7 +287,7 @@ export class SqliteStore implements Store {
           if (!alone) savepoint.run();
           try {
             // The jobs of a batch run one after another on the one connection: each its own context.
-            Object.assign(this.tx.context, job.context);
+            this.tx.context = job.context;
             const value = await job.work(this.tx);
             if (!alone) release.run();
             outcomes.push({ ok: true, value });
