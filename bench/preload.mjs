@@ -9,6 +9,15 @@ import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 
 const [path, paymentCount, appCount, poolFile] = process.argv.slice(2);
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/**
+ * The i-th stored payment's pspReference, in the server's form (server/checkout/references.ts):
+ * milliseconds since 2020 (8 base-36 digits), then 8 random characters. The stored payments are
+ * dated one every 2 s up to now, so the index holds what the server itself would have written.
+ */
+const psp = (i) =>
+  (Date.now() - Date.UTC(2020, 0, 1) - (Number(paymentCount) - i) * 2000).toString(36).toUpperCase().padStart(8, '0') +
+  Array.from(randomBytes(8), (b) => ALPHABET[b % 36]).join('');
 if (path.startsWith('postgres')) {
   await preloadPostgres();
   process.exit(0);
@@ -16,8 +25,6 @@ if (path.startsWith('postgres')) {
 const db = new Database(path);
 db.pragma('journal_mode = WAL');
 const now = new Date().toISOString();
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const psp = () => Array.from(randomBytes(16), (b) => ALPHABET[b % 36]).join('');
 const insertPayment = db.prepare(`INSERT INTO payments (psp_reference, company_id, merchant_account, reference, currency, authorised_value, original_value,
   captured_value, refunded_value, result_code, auth_code, cancelled, capture_closed, auto_captured, capture_delay_hours, auto_capture_at,
   multiple_partial_captures, card_brand, card_bin, card_last_four, expiry_month, expiry_year, holder_name, return_url, details_submitted,
@@ -28,7 +35,7 @@ const insertApp = db.prepare(`INSERT INTO android_apps (id, company_id, status, 
 const refs = [];
 db.transaction(() => {
   for (let i = 0; i < Number(paymentCount); i++) {
-    const ref = psp();
+    const ref = psp(i);
     if (poolFile) refs.push(ref);
     insertPayment.run(ref, `preload-${i}`, now, now);
   }
@@ -42,8 +49,6 @@ async function preloadPostgres() {
   const client = new pg.Client({ connectionString: path });
   await client.connect();
   const now = new Date().toISOString();
-  const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  const psp = () => Array.from(randomBytes(16), (b) => ALPHABET[b % 36]).join('');
   const refs = [];
   const columns = `psp_reference, company_id, merchant_account, reference, currency, authorised_value, original_value, captured_value, refunded_value,
     result_code, auth_code, cancelled, capture_closed, auto_captured, multiple_partial_captures, card_brand, card_bin, card_last_four, expiry_month,
@@ -52,7 +57,7 @@ async function preloadPostgres() {
     const values = [];
     const params = [];
     for (let i = start; i < Math.min(start + 1000, Number(paymentCount)); i++) {
-      const ref = psp();
+      const ref = psp(i);
       if (poolFile) refs.push(ref);
       params.push(ref, `preload-${i}`);
       const n = params.length;
@@ -67,6 +72,8 @@ async function preloadPostgres() {
        VALUES ($1, 'DemoCompany', 'ready', 'com.example.bench', $2, '1.0.0', 'Bench', '/dev/null', 0, $3, $3)`,
       [`ANDABENCH${String(i).padStart(20, '0')}`, i + 1, now],
     );
+  // Statistics for the planner after a bulk load, as an operator would (autovacuum gets there later).
+  await client.query('ANALYZE payments');
   await client.end();
   if (poolFile) writeFileSync(poolFile, refs.join('\n'));
 }

@@ -156,15 +156,22 @@ async function benchPostgres(work) {
     postmaster = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   }
   const { default: pg } = await import('pg');
-  const name = `bench_${Date.now()}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const names = [];
+  /** A new, empty database on this server (dropped by close()). */
+  const database = async () => {
+    const name = `bench_${Date.now()}_${names.length}`;
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    names.push(name);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
   return {
-    url: url.toString(),
+    url: await database(),
+    database,
     /**
      * Moves the embedded PostgreSQL (postmaster, its processes, and the backends it forks later) to
      * these cores; false when it cannot (a BENCH_DATABASE_URL server, no taskset).
@@ -184,7 +191,7 @@ async function benchPostgres(work) {
     async close() {
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
       await embedded?.stop();
     },
@@ -278,23 +285,23 @@ async function main() {
     await stop(server.child);
 
     // 3. Authorise with 1 000 and with 1 000 000 payments already stored.
-    for (const [name, count] of [
+    const STORED = [
       ['stored1k', 1_000],
       ['stored1m', QUICK ? 100_000 : 1_000_000],
-    ]) {
-      const db = join(work, `${name}.sqlite`);
+    ];
+    /** Authorise on a database (created by the server, then filled) holding `count` payments. */
+    const authoriseWithStored = async (db, count, engine) => {
       const seeded = await realServer(db);
       await stop(seeded.child);
-      log(`preloading ${count} payments…`);
+      log(`${engine}: preloading ${count} payments…`);
       preload(db, count, 0);
       const s = await realServer(db);
-      log(`authorise with ${count} stored…`);
-      results.server[name] = {
-        stored: count,
-        ...load({ url: s.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true }),
-      };
+      log(`${engine}: authorise with ${count} stored…`);
+      const measured = load({ url: s.base, method: 'POST', path: '/checkout/v71/payments', headers: json, body: paymentBody, freshIdempotencyKey: true });
       await stop(s.child);
-    }
+      return { stored: count, ...measured };
+    };
+    for (const [name, count] of STORED) results.server[name] = await authoriseWithStored(join(work, `${name}.sqlite`), count, 'SQLite');
 
     // 4. The same scenarios on PostgreSQL: one instance, then two sharing the database.
     const postgres = await benchPostgres(work);
@@ -332,6 +339,8 @@ async function main() {
         results.postgres[name] = load(one[name]);
       }
       await stop(pgServer.child);
+      // Stored payments on PostgreSQL, each count in a database of its own (same pinning).
+      for (const [name, count] of STORED) results.postgres[name] = await authoriseWithStored(await postgres.database(), count, 'PostgreSQL');
       postgres.pin(`0-${cpus().length - 1}`);
       // Two instances, not pinned (they share the server core's work), each loaded by its own generator with half the connections.
       const pair = [await realServer(postgres.url, {}, null), await realServer(postgres.url, {}, null)];
@@ -390,6 +399,7 @@ function report(results) {
     ['list / Prism', ratio(s.list.rps, r.prism.get.rps), '>= 2'],
     ['replay / Prism', ratio(s.replay.rps, r.prism.post.rps), '>= 2'],
     ['authorise, 1M stored / 1k stored', ratio(s.stored1m.rps, s.stored1k.rps), '>= 0.9'],
+    ['authorise on PostgreSQL, 1M stored / 1k', ratio(results.postgres.stored1m.rps, results.postgres.stored1k.rps), '>= 0.9'],
     ['authorise on PostgreSQL / on SQLite', ratio(results.postgres.authorise.rps, s.authorise.rps), '>= 0.5'],
     ['capture on PostgreSQL / on SQLite', ratio(results.postgres.capture.rps, s.capture.rps), '(none)'],
     ['list on PostgreSQL / on SQLite', ratio(results.postgres.list.rps, s.list.rps), '(none)'],
@@ -435,6 +445,8 @@ function report(results) {
     ['PostgreSQL authorise, one instance', results.postgres.authorise],
     ['PostgreSQL capture, one instance', results.postgres.capture],
     ['PostgreSQL list, one instance', results.postgres.list],
+    [`PostgreSQL authorise, ${results.postgres.stored1k.stored} stored`, results.postgres.stored1k],
+    [`PostgreSQL authorise, ${results.postgres.stored1m.stored} stored`, results.postgres.stored1m],
     ['PostgreSQL authorise, two instances', results.postgresTwo.authorise],
     ['PostgreSQL capture, two instances', results.postgresTwo.capture],
     ['PostgreSQL list, two instances', results.postgresTwo.list],
