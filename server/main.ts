@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
 import { type Config, loadConfig } from './config.js';
@@ -37,8 +38,26 @@ function banner(config: Config, base: string, generatedKeys: { company?: string;
   ].join('\n');
 }
 
+/**
+ * How far V8 lets the old generation grow past what the last full collection kept, unless the
+ * operator chose (`--heap-growing-percent` or `--max-old-space-size` in NODE_OPTIONS or on the
+ * command line; `--heap-growing-percent=0` gives V8's own heuristic back). Under load this server,
+ * like Express with express-openapi-validator alone, promotes ~2 MB of request objects per
+ * scavenge; V8's heuristic then lets the heap reach up to 4× the ~33 MB that stays live before a
+ * full collection. Growing 2× (V8's factor for memory-constrained devices) keeps the resident set
+ * after `npm run bench`'s load at ~190 MB instead of ~225 MB, for more full collections: authorise
+ * ~7 % and list ~1.5 % fewer requests/s (4 interleaved pairs on a 2-core machine). A bounded
+ * footprint is what a container limit needs; an operator who prefers the throughput sets the flag.
+ * The flag is a heuristic V8 reads at every collection, so setting it at start is safe.
+ */
+function tuneHeapGrowth(): void {
+  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  if (!/--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size)/.test(chosen)) setFlagsFromString('--heap-growing-percent=100');
+}
+
 /** The only file with side effects: read configuration, open the store, seed, listen, stop on a signal. */
 async function main(): Promise<void> {
+  tuneHeapGrowth();
   const config = loadConfig();
   const composition = await compose(config);
   const { deps, dispatcher, generatedKeys } = composition;
