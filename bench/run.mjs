@@ -169,9 +169,19 @@ async function benchPostgres(work) {
     url.pathname = `/${name}`;
     return url.toString();
   };
+  /** Drops a database made by database() (a large one would otherwise keep autovacuum busy during later scenarios). */
+  const drop = async (url) => {
+    const name = new URL(url).pathname.slice(1);
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+    names.splice(names.indexOf(name), 1);
+  };
   return {
     url: await database(),
     database,
+    drop,
     /**
      * Moves the embedded PostgreSQL (postmaster, its processes, and the backends it forks later) to
      * these cores; false when it cannot (a BENCH_DATABASE_URL server, no taskset).
@@ -340,7 +350,11 @@ async function main() {
       }
       await stop(pgServer.child);
       // Stored payments on PostgreSQL, each count in a database of its own (same pinning).
-      for (const [name, count] of STORED) results.postgres[name] = await authoriseWithStored(await postgres.database(), count, 'PostgreSQL');
+      for (const [name, count] of STORED) {
+        const url = await postgres.database();
+        results.postgres[name] = await authoriseWithStored(url, count, 'PostgreSQL');
+        await postgres.drop(url);
+      }
       postgres.pin(`0-${cpus().length - 1}`);
       // Two instances, not pinned (they share the server core's work), each loaded by its own generator with half the connections.
       const pair = [await realServer(postgres.url, {}, null), await realServer(postgres.url, {}, null)];
