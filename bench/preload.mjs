@@ -11,9 +11,10 @@ import pg from 'pg';
 const [path, paymentCount, appCount, poolFile] = process.argv.slice(2);
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /**
- * The i-th stored payment's pspReference, in the server's form (server/checkout/references.ts):
- * milliseconds since 2020 (8 base-36 digits), then 8 random characters. The stored payments are
- * dated one every 2 s up to now, so the index holds what the server itself would have written.
+ * The i-th stored payment's pspReference, ordered as the server's (server/checkout/references.ts):
+ * milliseconds since 2020 (8 base-36 digits), then 8 characters (the server's are a counter and
+ * random ones). The stored payments are dated one every 2 s up to now, so the index holds what the
+ * server itself would have written.
  */
 const psp = (i) =>
   (Date.now() - Date.UTC(2020, 0, 1) - (Number(paymentCount) - i) * 2000).toString(36).toUpperCase().padStart(8, '0') +

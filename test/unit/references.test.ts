@@ -8,6 +8,16 @@ describe('pspReferences', () => {
     expect(new Set(made).size).toBe(made.length);
   });
 
+  test('When 1 296 references are made in one millisecond, then they differ before their random part (distinct by construction, not by chance)', () => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 27, 12));
+    try {
+      const made = Array.from({ length: 36 ** 2 }, () => newPspReference());
+      expect(new Set(made.map((r) => r.slice(0, 10))).size).toBe(made.length);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   test('When references are made in later milliseconds, then they sort after earlier ones (new keys land at the end of the index)', () => {
     const now = jest.spyOn(Date, 'now');
     try {
