@@ -4,21 +4,16 @@
 // Payments are authorised, uncaptured card payments of DemoMerchantECOM; with a pool file their
 // pspReferences are written to it (the capture scenario captures each once).
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
+import { newPspReference } from '../dist/server/checkout/references.js';
 
 const [path, paymentCount, appCount, poolFile] = process.argv.slice(2);
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /**
- * The i-th stored payment's pspReference, ordered as the server's (server/checkout/references.ts):
- * milliseconds since 2020 (8 base-36 digits), then 8 characters (the server's are a counter and
- * random ones). The stored payments are dated one every 2 s up to now, so the index holds what the
- * server itself would have written.
+ * The i-th stored payment's pspReference, made by the server's own function (built by `npm run
+ * bench`), dated one every 2 s up to now: the index holds what the server itself would have written.
  */
-const psp = (i) =>
-  (Date.now() - Date.UTC(2020, 0, 1) - (Number(paymentCount) - i) * 2000).toString(36).toUpperCase().padStart(8, '0') +
-  Array.from(randomBytes(8), (b) => ALPHABET[b % 36]).join('');
+const psp = (i) => newPspReference(Date.now() - (Number(paymentCount) - i) * 2000);
 if (path.startsWith('postgres')) {
   await preloadPostgres();
   process.exit(0);

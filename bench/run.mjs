@@ -157,13 +157,17 @@ async function benchPostgres(work) {
   }
   const { default: pg } = await import('pg');
   const names = [];
+  /** Runs statements on the server's admin database, on a connection of their own. */
+  const onAdmin = async (...statements) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    for (const statement of statements) await client.query(statement);
+    await client.end();
+  };
   /** A new, empty database on this server (dropped by close()). */
   const database = async () => {
     const name = `bench_${Date.now()}_${names.length}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
+    await onAdmin(`CREATE DATABASE ${name}`);
     names.push(name);
     const url = new URL(admin);
     url.pathname = `/${name}`;
@@ -172,10 +176,7 @@ async function benchPostgres(work) {
   /** Drops a database made by database() (a large one would otherwise keep autovacuum busy during later scenarios). */
   const drop = async (url) => {
     const name = new URL(url).pathname.slice(1);
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
+    await onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     names.splice(names.indexOf(name), 1);
   };
   return {
@@ -199,10 +200,7 @@ async function benchPostgres(work) {
       }
     },
     async close() {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await onAdmin(...names.map((name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       await embedded?.stop();
     },
     work,

@@ -20,6 +20,9 @@ const EPOCH_MS = Date.UTC(2020, 0, 1);
 /** This process's reference counter (two base-36 digits), starting anywhere. */
 let sequence = randomInt(0, 36 ** 2);
 
+/** `value` in base 36 (digits and capital letters), zero-padded to `width`. */
+const base36 = (value: number, width: number): string => value.toString(36).toUpperCase().padStart(width, '0');
+
 /**
  * A new 16-character pspReference of digits and capital letters: the creation time in
  * milliseconds (8 characters), this process's counter (2), then 6 random characters. Time first
@@ -29,17 +32,12 @@ let sequence = randomInt(0, 36 ** 2);
  * authorise throughput on SQLite). The counter makes references of one process distinct (up to
  * 1 296 in a millisecond, far beyond what one process makes); two processes collide only with the
  * same millisecond, counter and 6 random characters (36^6, about 2.2e9). The time is no secret:
- * events carry it.
+ * events carry it. `at` is for loading history (the benchmark's stored payments).
  */
-export function newPspReference(): string {
+export function newPspReference(at: number = Date.now()): string {
   sequence = (sequence + 1) % 36 ** 2;
-  const bytes = randomSlice(6);
-  let out =
-    Math.max(0, Date.now() - EPOCH_MS)
-      .toString(36)
-      .toUpperCase()
-      .padStart(8, '0') + sequence.toString(36).toUpperCase().padStart(2, '0');
-  for (const b of bytes) out += ALPHABET[b % 36];
+  let out = base36(Math.max(0, at - EPOCH_MS), 8) + base36(sequence, 2);
+  for (const b of randomSlice(6)) out += ALPHABET[b % 36];
   return out;
 }
 
