@@ -11,8 +11,9 @@
 //   AB_ENV (JSON: extra environment for the servers), AB_CPU_PROF (a folder: the last round's
 //   servers write a --cpu-prof profile there).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import pg from 'pg';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ const WARMUP = Number(process.env.AB_WARMUP ?? 2);
 const SCENARIOS = (process.env.AB_SCENARIOS ?? 'authorise,capture,list,replay').split(',');
 const EXTRA_ENV = JSON.parse(process.env.AB_ENV ?? '{}');
 const PROFILE_DIR = process.env.AB_CPU_PROF;
+const ADMIN_URL = process.env.AB_DATABASE_URL;
 const KEY = 'bench-company-key-0000000000000001';
 const POOL = 60_000;
 
@@ -47,7 +49,7 @@ async function startServer(build, db, profile) {
       ...process.env,
       NODE_OPTIONS: '',
       PORT: String(port),
-      DATABASE_PATH: db,
+      ...(db.startsWith('postgres') ? { DATABASE_URL: db } : { DATABASE_PATH: db }),
       SERVER_SECRET: '5e'.repeat(32),
       CARD_ENCRYPTION_KEY: '6b'.repeat(32),
       DEMO_COMPANY_API_KEY: KEY,
@@ -110,16 +112,56 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
-/** One measurement, with the server's CPU time per request over the warm-up and the measurement. */
+/** CPU time (ms) used so far by every process named postgres (the database's share, with AB_DATABASE_URL on this machine). */
+function postgresCpuMs() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      total += cpuMs(pid);
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
+/** One measurement, with the server's (and with AB_DATABASE_URL PostgreSQL's) CPU time per request over the warm-up and the measurement. */
 function load(spec, serverPid) {
   const cpuBefore = cpuMs(serverPid);
+  const pgBefore = ADMIN_URL ? postgresCpuMs() : 0;
   const out = execFileSync(
     'taskset',
     ['-c', '1', process.execPath, join(here, 'load.mjs'), JSON.stringify({ connections: 10, seconds: SECONDS, warmupSeconds: WARMUP, repeats: 1, ...spec })],
     { maxBuffer: 10 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } },
   ).toString();
   const { measurements, warmupRequests } = JSON.parse(out.trim().split('\n').at(-1));
-  return { ...measurements[0], cpuMsPerRequest: (cpuMs(serverPid) - cpuBefore) / (warmupRequests + measurements[0].requests) };
+  const requests = warmupRequests + measurements[0].requests;
+  return {
+    ...measurements[0],
+    cpuMsPerRequest: (cpuMs(serverPid) - cpuBefore) / requests,
+    ...(ADMIN_URL ? { postgresCpuMsPerRequest: (postgresCpuMs() - pgBefore) / requests } : {}),
+  };
+}
+
+/** Runs statements on a connection of its own, to the admin URL's database or `options.database` (a URL). */
+async function onAdmin(...statements) {
+  const options = typeof statements.at(-1) === 'object' ? statements.pop() : {};
+  const client = new pg.Client({ connectionString: options.database ?? ADMIN_URL });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+async function freshPostgres(name) {
+  await onAdmin(`DROP DATABASE IF EXISTS ${name}`);
+  await onAdmin(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -133,10 +175,14 @@ try {
     for (const build of order) {
       const dir = join(work, `${round}-${basename(build)}`);
       mkdirSync(dir);
-      const db = join(dir, 'bench.sqlite');
+      const db = ADMIN_URL ? await freshPostgres(`ab_${process.pid}_${round}_${builds.indexOf(build)}`) : join(dir, 'bench.sqlite');
       const pool = join(dir, 'pool.txt');
       await stop((await startServer(build, db)).child); // migrations and demo data
-      execFileSync(process.execPath, [join(build, 'bench', 'preload.mjs'), db, String(POOL), '40', pool], { stdio: 'inherit' });
+      // Payments to capture only when the capture scenario runs (a load that, on PostgreSQL, autovacuum
+      // and the checkpointer would otherwise still be working off during the measurement).
+      const payments = SCENARIOS.includes('capture') ? POOL : 0;
+      execFileSync(process.execPath, [join(build, 'bench', 'preload.mjs'), db, String(payments), '40', pool], { stdio: 'inherit' });
+      if (ADMIN_URL) await onAdmin('VACUUM (ANALYZE)', 'CHECKPOINT', { database: db });
       const profile = PROFILE_DIR && round === ROUNDS - 1 ? join(PROFILE_DIR, basename(build)) : undefined;
       const server = await startServer(build, db, profile);
       const specs = scenarios(server.base, pool);
@@ -146,11 +192,12 @@ try {
         const m = load(specs[name], server.child.pid);
         ((results[build] ??= {})[name] ??= []).push(m);
         log(
-          `round ${round + 1}/${ROUNDS} ${basename(build)} ${name}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${(m.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request, non-2xx ${m.non2xx} (load ${uptime()})`,
+          `round ${round + 1}/${ROUNDS} ${basename(build)} ${name}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${(m.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request${m.postgresCpuMsPerRequest === undefined ? '' : ` (PostgreSQL ${(m.postgresCpuMsPerRequest * 1000).toFixed(0)} µs)`}, non-2xx ${m.non2xx} (load ${uptime()})`,
         );
       }
       await stop(server.child);
       rmSync(dir, { recursive: true, force: true });
+      if (ADMIN_URL) await onAdmin(`DROP DATABASE ${new URL(db).pathname.slice(1)}`);
     }
   }
 } finally {

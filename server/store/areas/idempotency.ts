@@ -29,6 +29,18 @@ const insertRow = preparedInsert('idempotency_keys');
 const recordByKey = prepared(({ q }, credentialId: string, key: string) =>
   q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key),
 );
+// Every POST claims its key and records its answer: compiled once as well.
+const claimRow = prepared(
+  ({ q }, credentialId: string, key: string, companyId: string, fingerprint: string, statusCode: number, body: string, createdAt: string) =>
+    q
+      .insertInto('idempotency_keys')
+      .values({ credential_id: credentialId, key, company_id: companyId, fingerprint, status_code: statusCode, body, created_at: createdAt })
+      .onConflict((oc) => oc.columns(['credential_id', 'key']).doNothing())
+      .returning('key'),
+);
+const completeRow = prepared(({ q }, credentialId: string, key: string, statusCode: number, body: string) =>
+  q.updateTable('idempotency_keys').set({ status_code: statusCode, body }).where('credential_id', '=', credentialId).where('key', '=', key),
+);
 
 /** The responses kept for idempotency keys, per credential and key. */
 export function idempotencyStore(db: Db) {
@@ -45,22 +57,11 @@ export function idempotencyStore(db: Db) {
      * finds the record (so of two instances racing, exactly one does the work).
      */
     claim: async (record: IdempotencyRecord): Promise<boolean> => {
-      const result = await q
-        .insertInto('idempotency_keys')
-        .values(toRow(record))
-        .onConflict((oc) => oc.columns(['credential_id', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      return result !== undefined;
+      const { credentialId, key, companyId, fingerprint, statusCode, body, createdAt } = record;
+      return (await claimRow.first(db, credentialId, key, companyId, fingerprint, statusCode, body, createdAt)) !== undefined;
     },
     /** Records the response of a claimed key. */
-    complete: async (credentialId: string, key: string, statusCode: number, body: string): Promise<void> =>
-      void (await q
-        .updateTable('idempotency_keys')
-        .set({ status_code: statusCode, body })
-        .where('credential_id', '=', credentialId)
-        .where('key', '=', key)
-        .execute()),
+    complete: (credentialId: string, key: string, statusCode: number, body: string): Promise<void> => completeRow.run(db, credentialId, key, statusCode, body),
     delete: async (credentialId: string, key: string): Promise<void> =>
       void (await q.deleteFrom('idempotency_keys').where('credential_id', '=', credentialId).where('key', '=', key).execute()),
     /** Deletes the company's records created before `before`; returns how many. */

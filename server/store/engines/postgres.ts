@@ -55,6 +55,77 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const retryable = (error: unknown) => error instanceof Error && RETRYABLE.has(String((error as { code?: unknown }).code));
 
 /**
+ * A named statement's result columns changed under it (a newer instance's migration added a column
+ * to a table it selects whole): PostgreSQL refuses to run the cached plan. Nothing ran.
+ */
+const planChanged = (error: unknown) =>
+  error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(error.message);
+
+/** More distinct statement texts than the code has: a bound on what each connection keeps prepared. */
+const MAX_NAMED = 1000;
+
+/**
+ * Statements with parameters run as named (server-side prepared) statements, so PostgreSQL parses
+ * and plans a text once per connection instead of on every execution: about 40 % of its CPU per
+ * authorise (`AB_DATABASE_URL=… node bench/ab.mjs`: ~950 → ~550 µs). Texts are the query set the
+ * code writes (values travel apart), so they are few, as in SQLite's statement cache; past
+ * MAX_NAMED a text runs unnamed. `renew` gives every text a new name, which each connection then
+ * prepares afresh (after `planChanged`).
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private generation = 0;
+
+  of(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `q${this.generation}_${this.names.size}`));
+    return name;
+  }
+
+  renew(): void {
+    this.names.clear();
+    this.generation++;
+  }
+
+  /**
+   * The pool as the dialect sees it: its clients run statements with parameters by name, and send a
+   * transaction's BEGIN together with its first statement (the pool's connections pipeline): one
+   * round trip fewer per transaction. BEGIN fails only with the connection, which fails the
+   * statement behind it too; its error is the one reported.
+   */
+  pool(pool: pg.Pool) {
+    return {
+      connect: async () => {
+        const client = await pool.connect();
+        let begun: Promise<unknown> | undefined;
+        return {
+          query: async (text: string, values: unknown[]) => {
+            if (text === 'begin' && values.length === 0 && begun === undefined) {
+              begun = client.query(text);
+              begun.catch(() => undefined);
+              return { command: 'BEGIN', rows: [] };
+            }
+            const name = values.length > 0 ? this.of(text) : undefined;
+            const result = name === undefined ? client.query(text, values) : client.query({ name, text, values });
+            if (begun !== undefined) {
+              const pending = begun;
+              begun = undefined;
+              await pending.catch((error: unknown) => {
+                result.catch(() => undefined);
+                throw error;
+              });
+            }
+            return result;
+          },
+          release: (destroy?: boolean | Error) => client.release(destroy),
+        };
+      },
+      end: () => pool.end(),
+    };
+  }
+}
+
+/**
  * PostgreSQL, for several server instances sharing one database. Each transaction runs on its
  * own pooled connection at READ COMMITTED; invariants hold through row locks taken by the store
  * modules (`getForUpdate` → SELECT … FOR UPDATE), unique keys, and conditional updates. COMMIT
@@ -68,6 +139,7 @@ export class PostgresStore implements Store {
   /** Statements on the pool, each on its own outside any transaction (reads, and Store.statement's single writes). */
   private readonly poolTx: Tx;
   private readonly hashApiKey: (apiKey: string) => string;
+  private readonly statementNames = new StatementNames();
 
   private constructor(options: PostgresOptions, driver: typeof pg) {
     this.pool = new driver.Pool({
@@ -77,12 +149,15 @@ export class PostgresStore implements Store {
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       types: typeParsers(driver),
+      // Statements are still awaited one by one; only StatementNames.pool sends one ahead (BEGIN).
+      pipeline: true,
     });
     // A connection the database drops must not crash the process: an idle one is replaced by the
     // pool; one in use fails its current or next query, which the request answers with 503.
     this.pool.on('error', () => undefined);
     this.pool.on('connect', (client) => client.on('error', () => undefined));
-    this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.pool }) });
+    // The dialect takes any pool with connect() and end(); its clients need only query and release.
+    this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.statementNames.pool(this.pool) as unknown as pg.Pool }) });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.poolTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
   }
@@ -110,10 +185,16 @@ export class PostgresStore implements Store {
           return work(tx);
         });
       } catch (error) {
-        if (retryable(error) && attempt < 3) continue;
+        if (attempt < 3 && this.mayRunAgain(error)) continue;
         throw this.classify(error);
       }
     }
+  }
+
+  /** Whether work that failed with `error` did nothing and may run again (renewing the statement names if their plans went stale). */
+  private mayRunAgain(error: unknown): boolean {
+    if (planChanged(error)) this.statementNames.renew();
+    return retryable(error) || planChanged(error);
   }
 
   /** One statement is atomic by itself: it runs on the pool like a read. */
@@ -122,10 +203,14 @@ export class PostgresStore implements Store {
   }
 
   async read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.poolTx);
-    } catch (error) {
-      throw this.classify(error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work(this.poolTx);
+      } catch (error) {
+        // Only a stale plan: a read or single write that failed otherwise is answered as it failed.
+        if (attempt < 3 && planChanged(error) && this.mayRunAgain(error)) continue;
+        throw this.classify(error);
+      }
     }
   }
 
