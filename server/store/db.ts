@@ -18,6 +18,12 @@ export interface Db {
    * do so synchronously (SQLite); prepared.ts uses it for the queries every request runs.
    */
   direct?: (sql: string, parameters: readonly unknown[]) => unknown[];
+  /**
+   * Sends compiled SQL to the connection at once, without the builder's executor (which runs one
+   * query at a time), where the engine pipelines (PostgreSQL): statements asked for together share
+   * a round trip. prepared.ts uses it.
+   */
+  send?: (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 }
 
 /**

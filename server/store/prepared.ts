@@ -39,6 +39,7 @@ export function prepared<A extends unknown[], O>(build: (db: Db, ...args: A) => 
     const t = template(db, args.length);
     const parameters = t.parameters.map((p) => (typeof p === 'number' ? args[p] : p.value));
     if (db.direct) return db.direct(t.sql, parameters) as O[];
+    if (db.send) return (await db.send(t.sql, parameters)) as O[];
     const result = await db.q.executeQuery<O>({ sql: t.sql, query: t.query, parameters, queryId: createQueryId() });
     return result.rows;
   };

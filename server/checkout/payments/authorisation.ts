@@ -308,12 +308,16 @@ async function bookOnOrder(tx: Tx, now: Date, payment: Payment, later: boolean):
  * its order. `extra` adds method-specific fields to the event (a wallet's variant, for example).
  */
 export async function conclude(tx: Tx, now: Date, payment: Payment, how: { before?: Payment; eventData?: Record<string, string> }): Promise<Order | undefined> {
-  if (!how.before) await tx.payments.insert(payment);
-  else await tx.payments.update(payment);
+  const written = how.before ? tx.payments.update(payment) : tx.payments.insert(payment);
   // A step that reached a final result reports it once; a payment already final (a client
   // polling it) reports nothing again.
-  if (how.before && isFinal(how.before)) return how.before.orderPspReference ? tx.orders.getForUpdate(how.before.orderPspReference) : undefined;
-  await reportResult(tx, now, payment, how.eventData ?? {});
+  if (how.before && isFinal(how.before)) {
+    await written;
+    return how.before.orderPspReference ? tx.orders.getForUpdate(how.before.orderPspReference) : undefined;
+  }
+  // The event does not wait for the payment's row (it names the payment, it does not read it):
+  // written together, they share a round trip on PostgreSQL.
+  await Promise.all([written, reportResult(tx, now, payment, how.eventData ?? {})]);
   if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   // A link's payment that ends later (a pending method settling, an offer closing on the clock)
   // moves its link on as the hosted page does for a result it sees itself.

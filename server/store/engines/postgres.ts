@@ -1,10 +1,11 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Database as Schema } from '../schema.js';
 import { openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
+import { type PgConnection, pipelinedPostgres, StatementNames } from './postgres-driver.js';
 
 export interface PostgresOptions {
   url: string;
@@ -61,70 +62,6 @@ const retryable = (error: unknown) => error instanceof Error && RETRYABLE.has(St
 const planChanged = (error: unknown) =>
   error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(error.message);
 
-/** More distinct statement texts than the code has: a bound on what each connection keeps prepared. */
-const MAX_NAMED = 1000;
-
-/**
- * Statements with parameters run as named (server-side prepared) statements, so PostgreSQL parses
- * and plans a text once per connection instead of on every execution: about 40 % of its CPU per
- * authorise (`AB_DATABASE_URL=… node bench/ab.mjs`: ~950 → ~550 µs). Texts are the query set the
- * code writes (values travel apart), so they are few, as in SQLite's statement cache; past
- * MAX_NAMED a text runs unnamed. `renew` gives every text a new name, which each connection then
- * prepares afresh (after `planChanged`).
- */
-class StatementNames {
-  private readonly names = new Map<string, string>();
-  private generation = 0;
-
-  of(text: string): string | undefined {
-    let name = this.names.get(text);
-    if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `q${this.generation}_${this.names.size}`));
-    return name;
-  }
-
-  renew(): void {
-    this.names.clear();
-    this.generation++;
-  }
-
-  /**
-   * The pool as the dialect sees it: its clients run statements with parameters by name, and send a
-   * transaction's BEGIN together with its first statement (the pool's connections pipeline): one
-   * round trip fewer per transaction. BEGIN fails only with the connection, which fails the
-   * statement behind it too; its error is the one reported.
-   */
-  pool(pool: pg.Pool) {
-    return {
-      connect: async () => {
-        const client = await pool.connect();
-        let begun: Promise<unknown> | undefined;
-        return {
-          query: async (text: string, values: unknown[]) => {
-            if (text === 'begin' && values.length === 0 && begun === undefined) {
-              begun = client.query(text);
-              begun.catch(() => undefined);
-              return { command: 'BEGIN', rows: [] };
-            }
-            const name = values.length > 0 ? this.of(text) : undefined;
-            const result = name === undefined ? client.query(text, values) : client.query({ name, text, values });
-            if (begun !== undefined) {
-              const pending = begun;
-              begun = undefined;
-              await pending.catch((error: unknown) => {
-                result.catch(() => undefined);
-                throw error;
-              });
-            }
-            return result;
-          },
-          release: (destroy?: boolean | Error) => client.release(destroy),
-        };
-      },
-      end: () => pool.end(),
-    };
-  }
-}
-
 /**
  * PostgreSQL, for several server instances sharing one database. Each transaction runs on its
  * own pooled connection at READ COMMITTED; invariants hold through row locks taken by the store
@@ -149,17 +86,17 @@ export class PostgresStore implements Store {
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       types: typeParsers(driver),
-      // Statements are still awaited one by one; only StatementNames.pool sends one ahead (BEGIN).
+      // Statements go out as they are asked for (see PgConnection).
       pipeline: true,
     });
     // A connection the database drops must not crash the process: an idle one is replaced by the
     // pool; one in use fails its current or next query, which the request answers with 503.
     this.pool.on('error', () => undefined);
     this.pool.on('connect', (client) => client.on('error', () => undefined));
-    // The dialect takes any pool with connect() and end(); its clients need only query and release.
-    this.q = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: this.statementNames.pool(this.pool) as unknown as pg.Pool }) });
+    const { dialect, rows } = pipelinedPostgres(this.pool, this.statementNames);
+    this.q = new Kysely<Schema>({ dialect });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
-    this.poolTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey });
+    this.poolTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey, send: rows });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
@@ -179,8 +116,10 @@ export class PostgresStore implements Store {
   async transaction<T>(work: (tx: Tx) => Promise<T>, context?: Partial<TxContext>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.q.transaction().execute((trx) => {
-          const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey });
+        return await this.q.transaction().execute(async (trx) => {
+          // The transaction's connection, for the statements prepared.ts sends without the builder.
+          const connection = (await trx.getExecutor().provideConnection((c) => Promise.resolve(c))) as PgConnection;
+          const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey, send: connection.rows });
           tx.context = txContext(context);
           return work(tx);
         });
