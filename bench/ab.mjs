@@ -195,6 +195,9 @@ try {
           `round ${round + 1}/${ROUNDS} ${basename(build)} ${name}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${(m.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request${m.postgresCpuMsPerRequest === undefined ? '' : ` (PostgreSQL ${(m.postgresCpuMsPerRequest * 1000).toFixed(0)} µs)`}, non-2xx ${m.non2xx} (load ${uptime()})`,
         );
       }
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      ((results[build] ??= {}).rssMb ??= []).push(rss);
+      log(`round ${round + 1}/${ROUNDS} ${basename(build)}: resident memory after the scenarios ${rss.toFixed(0)} MB`);
       await stop(server.child);
       rmSync(dir, { recursive: true, force: true });
       if (ADMIN_URL) await onAdmin(`DROP DATABASE ${new URL(db).pathname.slice(1)}`);
@@ -223,6 +226,10 @@ for (const build of builds)
       `| ${basename(build)} | ${name} | ${median(rps).toFixed(0)} | ${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)} | ${median(p99)} | ${Math.min(...p99)}–${Math.max(...p99)} | ${median(cpu).toFixed(0)} | ${Math.min(...cpu).toFixed(0)}–${Math.max(...cpu).toFixed(0)} |`,
     );
   }
+for (const build of builds)
+  lines.push(
+    `${basename(build)}: resident memory after the scenarios, median ${median(results[build].rssMb).toFixed(0)} MB (${results[build].rssMb.map((m) => m.toFixed(0)).join(', ')})`,
+  );
 process.stdout.write(`${lines.join('\n')}\n`);
 const file = join(here, 'results', `ab-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 mkdirSync(dirname(file), { recursive: true });

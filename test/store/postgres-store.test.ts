@@ -72,7 +72,12 @@ const record = (key: string): IdempotencyRecord => ({
     let late: Promise<string> | undefined;
     const outcome = store.transaction(async (tx) => {
       await tx.idempotency.insert(record('thrown'));
-      setTimeout(() => (late = tx.idempotency.insert(record('late')).then(() => 'ran', (error: Error) => error.message)), 50);
+      setTimeout(() => {
+        late = tx.idempotency.insert(record('late')).then(
+          () => 'ran',
+          (error: Error) => error.message,
+        );
+      }, 50);
       throw new Error('refused');
     });
     await expect(outcome).rejects.toThrow('refused');
