@@ -42,22 +42,27 @@ export async function recordModification(tx: Tx, now: Date, payment: Payment, in
     action: input.action ?? null,
     createdAt: now.toISOString(),
   };
-  await tx.payments.insertModification(modification);
-  for (const report of input.reports) {
-    await recordEvent(tx, now, {
-      companyId: payment.companyId,
-      merchantAccount: payment.merchantAccount,
-      eventCode: report.eventCode,
-      pspReference: modification.pspReference,
-      originalReference: payment.pspReference,
-      merchantReference: payment.reference,
-      currency: input.reported.currency,
-      value: input.reported.value,
-      success: report.success,
-      reason: report.reason ?? '',
-      paymentMethod: payment.cardBrand || payment.paymentMethodType,
-      additionalData: input.additionalData ?? {},
-    });
-  }
+  // In order: the events' ids are the order their webhooks receive them.
+  const reportInOrder = async () => {
+    for (const report of input.reports) {
+      await recordEvent(tx, now, {
+        companyId: payment.companyId,
+        merchantAccount: payment.merchantAccount,
+        eventCode: report.eventCode,
+        pspReference: modification.pspReference,
+        originalReference: payment.pspReference,
+        merchantReference: payment.reference,
+        currency: input.reported.currency,
+        value: input.reported.value,
+        success: report.success,
+        reason: report.reason ?? '',
+        paymentMethod: payment.cardBrand || payment.paymentMethodType,
+        additionalData: input.additionalData ?? {},
+      });
+    }
+  };
+  // The modification's row and its events do not depend on each other: written together, they
+  // share a round trip on PostgreSQL.
+  await Promise.all([tx.payments.insertModification(modification), reportInOrder()]);
   return modification;
 }

@@ -107,7 +107,6 @@ async function record(
 ): Promise<ModificationOutcome> {
   const outcome = outcomeOf(kind, details.reference);
   const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
-  await ctx.tx.payments.update(updated);
   const reports =
     outcome === 'failure'
       ? [{ eventCode: EVENT_CODES[kind], success: false, reason: 'Modification refused by the test value FAIL' }]
@@ -115,18 +114,23 @@ async function record(
           { eventCode: EVENT_CODES[kind], success: true },
           ...(outcome === 'failLater' ? [{ eventCode: LATER_FAILURE[kind]!, success: false, reason: 'Failed after acceptance (test value FAIL_LATER)' }] : []),
         ];
-  const modification = await recordModification(ctx.tx, ctx.now, before, {
-    kind,
-    amount: details.amount ?? null,
-    reported: details.amount ?? { currency: before.currency, value: before.authorisedValue },
-    reference: details.reference,
-    action: details.action,
-    reports,
-    additionalData: {
-      ...(details.action && { 'modification.action': details.action }),
-      ...(details.reference && { 'modification.merchantReference': details.reference }),
-    },
-  });
+  // The payment's new state and the modification's rows do not depend on each other: written
+  // together, they share a round trip on PostgreSQL.
+  const [, modification] = await Promise.all([
+    ctx.tx.payments.update(updated),
+    recordModification(ctx.tx, ctx.now, before, {
+      kind,
+      amount: details.amount ?? null,
+      reported: details.amount ?? { currency: before.currency, value: before.authorisedValue },
+      reference: details.reference,
+      action: details.action,
+      reports,
+      additionalData: {
+        ...(details.action && { 'modification.action': details.action }),
+        ...(details.reference && { 'modification.merchantReference': details.reference }),
+      },
+    }),
+  ]);
   return { modification, payment: updated };
 }
 
