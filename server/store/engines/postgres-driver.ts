@@ -50,8 +50,13 @@ export class PgConnection implements DatabaseConnection {
   private ahead: Promise<unknown> | undefined;
   /** Set when the connection must not go back to the pool (a failed ROLLBACK). */
   broken: Error | undefined;
-  /** Set when it went back: a late statement (one asked for after its transaction failed) is refused, not run outside it. */
-  released = false;
+  /**
+   * Set once COMMIT or ROLLBACK is sent (or the connection went back to the pool): a late
+   * statement (one a transaction's work asked for after it ended) is refused, not run outside it.
+   */
+  ended = false;
+  /** Whether the socket is corked for this turn of the event loop (see gather). */
+  private gathering = false;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -60,7 +65,7 @@ export class PgConnection implements DatabaseConnection {
 
   /** Sends a statement now; resolves with its answer once it and every statement before it succeeded. */
   send(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    if (this.released) return Promise.reject(new Error('a statement was sent after its transaction ended'));
+    if (this.ended) return Promise.reject(new Error('a statement was sent after its transaction ended'));
     this.gather();
     const sent = this.client.query(this.names.query(text, values));
     const before = this.ahead;
@@ -90,7 +95,6 @@ export class PgConnection implements DatabaseConnection {
       stream.uncork?.();
     });
   }
-  private gathering = false;
 
   /** The rows of a statement (store/prepared.ts's path around the query builder's executor, which runs one query at a time). */
   rows = async (text: string, values: readonly unknown[]): Promise<unknown[]> => (await this.send(text, values)).rows as unknown[];
@@ -131,12 +135,15 @@ class PgDriver implements Driver {
   }
 
   async commitTransaction(connection: PgConnection): Promise<void> {
-    const { command } = await connection.send('commit', []);
+    const committing = connection.send('commit', []);
+    connection.ended = true;
+    const { command } = await committing;
     // PostgreSQL answers COMMIT with ROLLBACK when an earlier statement failed the transaction.
     if (command === 'ROLLBACK') throw new Error('the transaction was rolled back: a statement in it failed');
   }
 
   async rollbackTransaction(connection: PgConnection): Promise<void> {
+    connection.ended = true;
     try {
       // Not behind the failure it follows (send would report that again): only its own.
       await connection.client.query('rollback');
@@ -147,7 +154,7 @@ class PgDriver implements Driver {
   }
 
   releaseConnection(connection: PgConnection): Promise<void> {
-    connection.released = true;
+    connection.ended = true;
     connection.client.release(connection.broken);
     return Promise.resolve();
   }
