@@ -35,6 +35,19 @@ export function txContext(given?: Partial<TxContext>): TxContext {
   return { requestId: given?.requestId ?? null, merchant: given?.merchant ?? null };
 }
 
+/**
+ * Waits for statements a transaction's work asks for together (PostgreSQL sends them in one round
+ * trip) and, if one failed, throws its error only once every one has finished. Unlike
+ * `Promise.all`, no part of the work is still running (and about to write) when the transaction
+ * ends and is rolled back.
+ */
+export async function together<T extends readonly unknown[] | []>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(work as readonly unknown[]);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
 /** What a transaction offers: one store module per area, all on the transaction's connection, and its context. */
 export function openTx(db: Db) {
   return {

@@ -1,6 +1,6 @@
 import { recordEvent } from '../../kernel/events/outbox.js';
 import type { Modification, ModificationKind, Payment } from '../../store/types.js';
-import type { Tx } from '../../store/tx.js';
+import { together, type Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { newPspReference } from '../references.js';
 
@@ -63,6 +63,6 @@ export async function recordModification(tx: Tx, now: Date, payment: Payment, in
   };
   // The modification's row and its events do not depend on each other: written together, they
   // share a round trip on PostgreSQL.
-  await Promise.all([tx.payments.insertModification(modification), reportInOrder()]);
+  await together([tx.payments.insertModification(modification), reportInOrder()]);
   return modification;
 }

@@ -14,7 +14,7 @@ import {
   ERR_REFUND_EXCEEDS_CAPTURED,
 } from '../../kernel/errors.js';
 import type { Credential, Modification, ModificationKind, Payment } from '../../store/types.js';
-import type { Tx } from '../../store/tx.js';
+import { together, type Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { settleDueCapture } from '../payments/payments.domain.js';
 import { assertItemsPrice } from '../payments/line-items.js';
@@ -116,7 +116,7 @@ async function record(
         ];
   // The payment's new state and the modification's rows do not depend on each other: written
   // together, they share a round trip on PostgreSQL.
-  const [, modification] = await Promise.all([
+  const [, modification] = await together([
     ctx.tx.payments.update(updated),
     recordModification(ctx.tx, ctx.now, before, {
       kind,

@@ -4,7 +4,7 @@ import { recordEvent } from '../../kernel/events/outbox.js';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Merchant, Order, Payment, RecurringProcessingModel, StoredPaymentMethod } from '../../store/types.js';
-import type { Store, Tx } from '../../store/tx.js';
+import { type Store, together, type Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { chargeOrder } from '../orders/orders.domain.js';
 import { recordLinkPayment } from '../links/payment-links.domain.js';
@@ -317,7 +317,7 @@ export async function conclude(tx: Tx, now: Date, payment: Payment, how: { befor
   }
   // The event does not wait for the payment's row (it names the payment, it does not read it):
   // written together, they share a round trip on PostgreSQL.
-  await Promise.all([written, reportResult(tx, now, payment, how.eventData ?? {})]);
+  await together([written, reportResult(tx, now, payment, how.eventData ?? {})]);
   if (payment.autoCaptured) await reportAutoCapture(tx, now, payment);
   // A link's payment that ends later (a pending method settling, an offer closing on the clock)
   // moves its link on as the hosted page does for a result it sees itself.

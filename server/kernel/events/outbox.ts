@@ -1,5 +1,5 @@
 import type { OutboxEvent } from '../../store/types.js';
-import type { Tx } from '../../store/tx.js';
+import { together, type Tx } from '../../store/tx.js';
 import { recipients } from './routing.js';
 
 export type EventInput = Omit<
@@ -22,7 +22,7 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
   // The event's row and the webhooks it goes to do not depend on each other, nor do the
   // deliveries: asked for together, PostgreSQL answers each group in one round trip (the
   // connection pipelines them); either failing fails the transaction, which is rolled back whole.
-  const [id, webhooks] = await Promise.all([
+  const [id, webhooks] = await together([
     tx.outbox.insertEvent({
       reason: '',
       originalReference: null,
@@ -35,7 +35,7 @@ export async function recordEvent(tx: Tx, now: Date, event: EventInput): Promise
     }),
     tx.webhooks.active(event.merchantAccount, event.companyId),
   ]);
-  await Promise.all(
+  await together(
     recipients(webhooks, event).map((webhook) =>
       tx.outbox.insertDelivery({
         webhookId: webhook.id,

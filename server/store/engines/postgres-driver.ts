@@ -39,8 +39,8 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /**
  * One pooled connection. Statements go out as soon as they are asked for (the pool's connections
- * pipeline): statements a transaction asks for together (`Promise.all`) share a round trip, and
- * BEGIN travels with the transaction's first statement. PostgreSQL answers in order; a statement
+ * pipeline): statements a transaction asks for together (`together` in tx.ts) share a round trip,
+ * and BEGIN travels with the transaction's first statement. PostgreSQL answers in order; a statement
  * sent while an earlier one is still unanswered also reports the earlier one's failure, so one
  * nobody waited for (BEGIN) cannot fail unseen. Inside a transaction a failed statement fails every
  * later one and its COMMIT anyway.

@@ -132,8 +132,9 @@ export class PostgresStore implements Store {
 
   /** Whether work that failed with `error` did nothing and may run again (renewing the statement names if their plans went stale). */
   private mayRunAgain(error: unknown): boolean {
-    if (planChanged(error)) this.statementNames.renew();
-    return retryable(error) || planChanged(error);
+    if (!planChanged(error)) return retryable(error);
+    this.statementNames.renew();
+    return true;
   }
 
   /** One statement is atomic by itself: it runs on the pool like a read. */
@@ -147,7 +148,10 @@ export class PostgresStore implements Store {
         return await work(this.poolTx);
       } catch (error) {
         // Only a stale plan: a read or single write that failed otherwise is answered as it failed.
-        if (attempt < 3 && planChanged(error) && this.mayRunAgain(error)) continue;
+        if (attempt < 3 && planChanged(error)) {
+          this.statementNames.renew();
+          continue;
+        }
         throw this.classify(error);
       }
     }
