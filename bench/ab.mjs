@@ -13,10 +13,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import pg from 'pg';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builds = process.argv.slice(2).map((b) => resolve(b));
@@ -145,23 +145,9 @@ function load(spec, serverPid) {
   };
 }
 
-/** Runs statements on a connection of its own, to the admin URL's database or `options.database` (a URL). */
-async function onAdmin(...statements) {
-  const options = typeof statements.at(-1) === 'object' ? statements.pop() : {};
-  const client = new pg.Client({ connectionString: options.database ?? ADMIN_URL });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 async function freshPostgres(name) {
-  await onAdmin(`DROP DATABASE IF EXISTS ${name}`);
-  await onAdmin(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  await onDatabase(ADMIN_URL, `DROP DATABASE IF EXISTS ${name}`, `CREATE DATABASE ${name}`);
+  return databaseUrl(ADMIN_URL, name);
 }
 
 const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -182,7 +168,7 @@ try {
       // and the checkpointer would otherwise still be working off during the measurement).
       const payments = SCENARIOS.includes('capture') ? POOL : 0;
       execFileSync(process.execPath, [join(build, 'bench', 'preload.mjs'), db, String(payments), '40', pool], { stdio: 'inherit' });
-      if (ADMIN_URL) await onAdmin('VACUUM (ANALYZE)', 'CHECKPOINT', { database: db });
+      if (ADMIN_URL) await onDatabase(db, 'VACUUM (ANALYZE)', 'CHECKPOINT');
       const profile = PROFILE_DIR && round === ROUNDS - 1 ? join(PROFILE_DIR, basename(build)) : undefined;
       const server = await startServer(build, db, profile);
       const specs = scenarios(server.base, pool);
@@ -195,12 +181,12 @@ try {
           `round ${round + 1}/${ROUNDS} ${basename(build)} ${name}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ${(m.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request${m.postgresCpuMsPerRequest === undefined ? '' : ` (PostgreSQL ${(m.postgresCpuMsPerRequest * 1000).toFixed(0)} µs)`}, non-2xx ${m.non2xx} (load ${uptime()})`,
         );
       }
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      const rss = rssMb(server.child.pid) ?? 0;
       ((results[build] ??= {}).rssMb ??= []).push(rss);
       log(`round ${round + 1}/${ROUNDS} ${basename(build)}: resident memory after the scenarios ${rss.toFixed(0)} MB`);
       await stop(server.child);
       rmSync(dir, { recursive: true, force: true });
-      if (ADMIN_URL) await onAdmin(`DROP DATABASE ${new URL(db).pathname.slice(1)}`);
+      if (ADMIN_URL) await onDatabase(ADMIN_URL, `DROP DATABASE ${new URL(db).pathname.slice(1)}`);
     }
   }
 } finally {

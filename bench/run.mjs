@@ -9,6 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
+import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -59,16 +60,6 @@ function start(core, command, args, env = {}) {
   return child;
 }
 const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM'))));
-const rssMb = (pid) => {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/)[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Runs the load generator in its own process (pinned to core 1) and returns the median measurement. */
 function load(spec) {
@@ -155,23 +146,14 @@ async function benchPostgres(work) {
     admin = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
     postmaster = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   }
-  const { default: pg } = await import('pg');
   const names = [];
-  /** Runs statements on the server's admin database, on a connection of their own. */
-  const onAdmin = async (...statements) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    for (const statement of statements) await client.query(statement);
-    await client.end();
-  };
+  const onAdmin = (...statements) => onDatabase(admin, ...statements);
   /** A new, empty database on this server (dropped by close()). */
   const database = async () => {
     const name = `bench_${Date.now()}_${names.length}`;
     await onAdmin(`CREATE DATABASE ${name}`);
     names.push(name);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return url.toString();
+    return databaseUrl(admin, name);
   };
   /** Drops a database made by database() (a large one would otherwise keep autovacuum busy during later scenarios). */
   const drop = async (url) => {

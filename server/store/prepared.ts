@@ -71,13 +71,18 @@ function perColumns(build: (columns: string[]) => Prepared): (columns: string[])
   };
 }
 
-/** `INSERT INTO table (…) VALUES (…)` of a row (with RETURNING `returning`), compiled once per engine. */
-export function preparedInsert<T extends keyof Database>(table: T, returning?: string) {
+/**
+ * `INSERT INTO table (…) VALUES (…)` of a row, compiled once per engine: with RETURNING `returning`,
+ * and with `unlessExists` (a unique key's columns) ON CONFLICT DO NOTHING, so that an existing row
+ * returns nothing.
+ */
+export function preparedInsert<T extends keyof Database>(table: T, returning?: string, unlessExists?: string[]) {
   const query = perColumns((columns) =>
     prepared<unknown[], Row>(({ q }, ...values: unknown[]) => {
-      const insert = loose(q)
+      const row = loose(q)
         .insertInto(String(table))
         .values(Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+      const insert = unlessExists ? row.onConflict((oc) => oc.columns(unlessExists).doNothing()) : row;
       // With RETURNING the rows are the returned columns; without, none come back. (tsc needs the
       // assertion to see a builder of untyped tables as Compilable<Row>; the linter's view does not.)
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion

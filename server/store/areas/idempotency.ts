@@ -30,14 +30,7 @@ const recordByKey = prepared(({ q }, credentialId: string, key: string) =>
   q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key),
 );
 // Every POST claims its key and records its answer: compiled once as well.
-const claimRow = prepared(
-  ({ q }, credentialId: string, key: string, companyId: string, fingerprint: string, statusCode: number, body: string, createdAt: string) =>
-    q
-      .insertInto('idempotency_keys')
-      .values({ credential_id: credentialId, key, company_id: companyId, fingerprint, status_code: statusCode, body, created_at: createdAt })
-      .onConflict((oc) => oc.columns(['credential_id', 'key']).doNothing())
-      .returning('key'),
-);
+const claimRow = preparedInsert('idempotency_keys', 'key', ['credential_id', 'key']);
 const completeRow = prepared(({ q }, credentialId: string, key: string, statusCode: number, body: string) =>
   q.updateTable('idempotency_keys').set({ status_code: statusCode, body }).where('credential_id', '=', credentialId).where('key', '=', key),
 );
@@ -57,8 +50,7 @@ export function idempotencyStore(db: Db) {
      * finds the record (so of two instances racing, exactly one does the work).
      */
     claim: async (record: IdempotencyRecord): Promise<boolean> => {
-      const { credentialId, key, companyId, fingerprint, statusCode, body, createdAt } = record;
-      return (await claimRow.first(db, credentialId, key, companyId, fingerprint, statusCode, body, createdAt)) !== undefined;
+      return (await claimRow(db, toRow(record))) !== undefined;
     },
     /** Records the response of a claimed key. */
     complete: (credentialId: string, key: string, statusCode: number, body: string): Promise<void> => completeRow.run(db, credentialId, key, statusCode, body),

@@ -27,10 +27,10 @@ export class StatementNames {
     this.generation++;
   }
 
-  /** `text` with `values` as the driver takes it: by name where it has one. */
+  /** `text` with `values` as the driver takes it: by name where it has one (the driver only reads the values). */
   query(text: string, values: readonly unknown[]): pg.QueryConfig {
     const name = values.length > 0 ? this.of(text) : undefined;
-    return name === undefined ? { text, values: [...values] } : { name, text, values: [...values] };
+    return { ...(name !== undefined && { name }), text, values: values as unknown[] };
   }
 }
 

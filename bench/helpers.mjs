@@ -1,0 +1,34 @@
+// Helpers the benchmark scripts share (bench/run.mjs, bench/ab.mjs): statements on a database of
+// their own connection, database URLs, and a process's resident memory.
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+
+/** Runs statements, in order, on a connection of their own to the database `url` names. */
+export async function onDatabase(url, ...statements) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of database `name` on the server `url` points at. */
+export function databaseUrl(url, name) {
+  const other = new URL(url);
+  other.pathname = `/${name}`;
+  return other.toString();
+}
+
+/** A process's resident memory in MB (undefined when it is gone). */
+export function rssMb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
