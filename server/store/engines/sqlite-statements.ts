@@ -12,6 +12,7 @@ export type Observer = (tables: readonly string[], writes: boolean) => void;
 /** `all` with its results remembered per parameters (see ResultCache); rows are frozen, as they are shared. */
 function remembered(all: (parameters: ReadonlyArray<unknown>) => unknown[], tables: readonly string[], cache: ResultCache, observe: () => void) {
   const results = new Map<string, { version: number; rows: unknown[] }>();
+  let rowsHeld = 0;
   return (parameters: ReadonlyArray<unknown>) => {
     const key = JSON.stringify(parameters);
     const hit = results.get(key);
@@ -22,8 +23,18 @@ function remembered(all: (parameters: ReadonlyArray<unknown>) => unknown[], tabl
     }
     const version = cache.version();
     const rows = all(parameters).map((row) => Object.freeze(row));
-    if (results.size >= RESULT_CACHE_ENTRIES) results.delete(results.keys().next().value!);
-    results.set(key, { version, rows });
+    if (hit) rowsHeld -= hit.rows.length;
+    results.delete(key);
+    // Oldest first out, until both bounds hold: a page of a hundred rows weighs a hundred lookups.
+    while (results.size > 0 && (results.size >= RESULT_CACHE_ENTRIES || rowsHeld + rows.length > RESULT_CACHE_ROWS)) {
+      const [oldest, entry] = results.entries().next().value!;
+      rowsHeld -= entry.rows.length;
+      results.delete(oldest);
+    }
+    if (rows.length <= RESULT_CACHE_ROWS) {
+      results.set(key, { version, rows });
+      rowsHeld += rows.length;
+    }
     return rows;
   };
 }
@@ -32,7 +43,9 @@ function remembered(all: (parameters: ReadonlyArray<unknown>) => unknown[], tabl
  * Remembered results of queries on the tables that change only through management
  * (credentials, keys, merchants, companies, webhooks): every request authenticates and checks
  * its scope with them, and every payment reads its merchant account and the webhooks its events
- * go to. A result stands while nothing wrote any table the query reads since it was read. One
+ * go to. The terminal fleet's apps and certificates are listed far more often than uploaded, and a
+ * page of them costs more to read than the rest of its request (better-sqlite3 builds every value
+ * of every row). A result stands while nothing wrote any table the query reads since it was read. One
  * process owns the file, so nothing changes them unseen.
  * - On the read connection, versions are committed batches: it sees only committed data.
  * - On the writer, versions count its write statements and rollbacks: it sees its own
@@ -57,10 +70,14 @@ export const REMEMBERED_TABLES: ReadonlySet<string> = new Set([
   'allowed_origins',
   'retired_client_keys',
   'webhooks',
+  'android_apps',
+  'android_certificates',
 ]);
 
 /** Entries per query: parameters beyond it replace the oldest (a credential per entry, a merchant per entry). */
-const RESULT_CACHE_ENTRIES = 5000;
+export const RESULT_CACHE_ENTRIES = 5000;
+/** Rows held per query, whatever the entries: list pages (up to 100 rows each) replace the oldest sooner. */
+export const RESULT_CACHE_ROWS = 10_000;
 
 /**
  * better-sqlite3 as Kysely's driver sees it, with three differences: a statement is prepared once
