@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // An interleaved A/B of builds on SQLite: `node bench/ab.mjs <checkout> <checkout> …`, each a
-// checkout with `dist/` built (`npx tsc -p tsconfig.build.json`). Every round starts each build in
+// checkout with `dist/` built (`npx tsc -p tsconfig.build.json`), or `reference` (Express 5 +
+// validator answering fixed JSON, as `npm run bench` measures it). Every round starts each build in
 // turn (the order rotates from round to round) on a fresh database with the same preloaded data,
 // and measures authorise, capture, list and replay once; the report gives per build and scenario
 // the median and spread (min–max) of throughput, p99 and the server's CPU time per request (robust
@@ -19,7 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const builds = process.argv.slice(2).map((b) => resolve(b));
+// `reference`: Express 5 + express-openapi-validator answering fixed JSON (bench/reference-servers.mjs), measured alike.
+const REFERENCE = 'reference';
+const builds = process.argv.slice(2).map((b) => (b === REFERENCE ? b : resolve(b)));
 if (builds.length === 0) throw new Error('usage: node bench/ab.mjs <checkout with dist/> …');
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 5);
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
@@ -30,6 +33,8 @@ const PROFILE_DIR = process.env.AB_CPU_PROF;
 const ADMIN_URL = process.env.AB_DATABASE_URL;
 const KEY = 'bench-company-key-0000000000000001';
 const POOL = 60_000;
+/** The payment the reference is asked to capture (it answers fixed JSON). */
+const REFERENCE_PSP = '993617894906488A';
 
 const freePort = () =>
   new Promise((done) => {
@@ -42,9 +47,10 @@ const freePort = () =>
 
 async function startServer(build, db, profile) {
   const port = await freePort();
-  const args = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), join(build, 'dist', 'server', 'main.js')];
+  const entry = build === REFERENCE ? [join(here, 'reference-servers.mjs'), 'validator', String(port)] : [join(build, 'dist', 'server', 'main.js')];
+  const args = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...entry];
   const child = spawn('taskset', ['-c', '0', process.execPath, ...args], {
-    cwd: build,
+    cwd: build === REFERENCE ? here : build,
     env: {
       ...process.env,
       NODE_OPTIONS: '',
@@ -64,7 +70,9 @@ async function startServer(build, db, profile) {
   const base = `http://127.0.0.1:${port}`;
   for (const started = Date.now(); ;) {
     try {
-      if ((await fetch(`${base}/management/v3/me`, { headers: { 'X-API-Key': KEY } })).ok) break;
+      const answer = await fetch(`${base}/management/v3/me`, { headers: { 'X-API-Key': KEY } });
+      // The reference answers every path with its fixed JSON (for /me, an invalid answer): any answer means it is up.
+      if (answer.ok || build === REFERENCE) break;
     } catch {
       /* not up yet */
     }
@@ -163,12 +171,15 @@ try {
       mkdirSync(dir);
       const db = ADMIN_URL ? await freshPostgres(`ab_${process.pid}_${round}_${builds.indexOf(build)}`) : join(dir, 'bench.sqlite');
       const pool = join(dir, 'pool.txt');
-      await stop((await startServer(build, db)).child); // migrations and demo data
-      // Payments to capture only when the capture scenario runs (a load that, on PostgreSQL, autovacuum
-      // and the checkpointer would otherwise still be working off during the measurement).
-      const payments = SCENARIOS.includes('capture') ? POOL : 0;
-      execFileSync(process.execPath, [join(build, 'bench', 'preload.mjs'), db, String(payments), '40', pool], { stdio: 'inherit' });
-      if (ADMIN_URL) await onDatabase(db, 'VACUUM (ANALYZE)', 'CHECKPOINT');
+      if (build === REFERENCE) writeFileSync(pool, `${REFERENCE_PSP}\n`);
+      else {
+        await stop((await startServer(build, db)).child); // migrations and demo data
+        // Payments to capture only when the capture scenario runs (a load that, on PostgreSQL, autovacuum
+        // and the checkpointer would otherwise still be working off during the measurement).
+        const payments = SCENARIOS.includes('capture') ? POOL : 0;
+        execFileSync(process.execPath, [join(build, 'bench', 'preload.mjs'), db, String(payments), '40', pool], { stdio: 'inherit' });
+        if (ADMIN_URL) await onDatabase(db, 'VACUUM (ANALYZE)', 'CHECKPOINT');
+      }
       const profile = PROFILE_DIR && round === ROUNDS - 1 ? join(PROFILE_DIR, basename(build)) : undefined;
       const server = await startServer(build, db, profile);
       const specs = scenarios(server.base, pool);

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// What each scenario's own work costs, measured by taking it away: `node bench/ablation.mjs`.
+// Builds two copies of the last commit in a temporary folder: `full`, as committed, and `frame`,
+// with bench/ablation/frame.patch applied: the scenarios' operations (authorise, capture, list)
+// answer the reference's fixed JSON once the request is authenticated, its scope checked and its
+// body validated, doing none of their own work (no idempotency claim, no statement, no commit,
+// no event). Then bench/ab.mjs measures `reference` (Express 5 + validator answering the same
+// JSON), `frame` and `full` in interleaved rounds on SQLite and this prints, per scenario, the
+// server's CPU time per request of each, the operation's own work (full − frame) and what a
+// target ratio leaves for it (reference ÷ target − frame): where the operation's work is more
+// than that budget, the target cannot be met while the operation does its work.
+//   AB_ROUNDS (5), AB_SECONDS, AB_WARMUP as bench/ab.mjs; AB_CPU_PROF: profiles of the last round.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TARGETS = { authorise: 0.8, capture: 0.8, list: 0.9 };
+const work = mkdtempSync(join(tmpdir(), 'ablation-'));
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+
+try {
+  const builds = {};
+  for (const name of ['full', 'frame']) {
+    const dir = join(work, name);
+    execFileSync('mkdir', ['-p', dir]);
+    execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: root });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    if (name === 'frame') run('git', ['apply', join(root, 'bench', 'ablation', 'frame.patch')], dir);
+    process.stderr.write(`building ${name}…\n`);
+    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], dir);
+    builds[name] = dir;
+  }
+  const out = run(process.execPath, [join(root, 'bench', 'ab.mjs'), 'reference', builds.frame, builds.full], root).toString();
+  process.stdout.write(out);
+  const file = out.match(/All figures: (.*)/)[1].trim();
+  const { results } = JSON.parse(readFileSync(file, 'utf8'));
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const cpu = (build, scenario) => median(results[build][scenario].map((m) => m.cpuMsPerRequest * 1000));
+  const rps = (build, scenario) => median(results[build][scenario].map((m) => m.rps));
+  const lines = [
+    '',
+    "Server CPU µs per request (median); the operation's own work is full − frame; the budget is what the target leaves it (reference ÷ target − frame).",
+    "| scenario | reference | frame | full | operation's own work | budget at target | full / reference, req/s |",
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const [scenario, target] of Object.entries(TARGETS)) {
+    const [r, f, c] = [cpu('reference', scenario), cpu(builds.frame, scenario), cpu(builds.full, scenario)];
+    lines.push(
+      `| ${scenario} | ${r.toFixed(0)} | ${f.toFixed(0)} | ${c.toFixed(0)} | ${(c - f).toFixed(0)} | ${(r / target - f).toFixed(0)} (≥ ${target} ×) | ${(rps(builds.full, scenario) / rps('reference', scenario)).toFixed(2)} |`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
