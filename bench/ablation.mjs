@@ -4,11 +4,14 @@
 // with bench/ablation/frame.patch applied: the scenarios' operations (authorise, capture, list)
 // answer the reference's fixed JSON once the request is authenticated, its scope checked and its
 // body validated, doing none of their own work (no idempotency claim, no statement, no commit,
-// no event). Then bench/ab.mjs measures `reference` (Express 5 + validator answering the same
-// JSON), `frame` and `full` in interleaved rounds on SQLite and this prints, per scenario, the
-// server's CPU time per request of each, the operation's own work (full − frame) and what a
-// target ratio leaves for it (reference ÷ target − frame): where the operation's work is more
-// than that budget, the target cannot be met while the operation does its work.
+// no event), and `write`, with bench/ablation/write.patch: as `frame`, but a POST first writes one
+// row through the store and waits until it is durable (the least an acknowledged payment or
+// capture must do). Then bench/ab.mjs measures `reference` (Express 5 + validator answering the
+// same JSON), `frame`, `write` and `full` in interleaved rounds on SQLite and this prints, per
+// scenario, the server's CPU time per request of each, the operation's own work (full − frame),
+// the cost of one durable write (write − frame) and what a target ratio leaves for the operation
+// (reference ÷ target − frame): where even one durable write costs more than that budget, the
+// target cannot be met by any operation that stores what it acknowledges.
 //   AB_ROUNDS (5), AB_SECONDS, AB_WARMUP as bench/ab.mjs; AB_CPU_PROF: profiles of the last round.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -23,17 +26,17 @@ const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['
 
 try {
   const builds = {};
-  for (const name of ['full', 'frame']) {
+  for (const name of ['full', 'frame', 'write']) {
     const dir = join(work, name);
     execFileSync('mkdir', ['-p', dir]);
     execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: root });
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-    if (name === 'frame') run('git', ['apply', join(root, 'bench', 'ablation', 'frame.patch')], dir);
+    if (name !== 'full') run('git', ['apply', join(root, 'bench', 'ablation', `${name}.patch`)], dir);
     process.stderr.write(`building ${name}…\n`);
     run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], dir);
     builds[name] = dir;
   }
-  const out = run(process.execPath, [join(root, 'bench', 'ab.mjs'), 'reference', builds.frame, builds.full], root).toString();
+  const out = run(process.execPath, [join(root, 'bench', 'ab.mjs'), 'reference', builds.frame, builds.write, builds.full], root).toString();
   process.stdout.write(out);
   const file = out.match(/All figures: (.*)/)[1].trim();
   const { results } = JSON.parse(readFileSync(file, 'utf8'));
@@ -45,14 +48,15 @@ try {
   const rps = (build, scenario) => median(results[build][scenario].map((m) => m.rps));
   const lines = [
     '',
-    "Server CPU µs per request (median); the operation's own work is full − frame; the budget is what the target leaves it (reference ÷ target − frame).",
-    "| scenario | reference | frame | full | operation's own work | budget at target | full / reference, req/s |",
-    '|---|---|---|---|---|---|---|',
+    'Server CPU µs per request (median). Own work: full − frame; one durable write: write − frame; budget: what the target leaves the operation (reference ÷ target − frame).',
+    '| scenario | reference | frame | write | full | own work | one durable write | budget at target | full / reference, req/s |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [scenario, target] of Object.entries(TARGETS)) {
-    const [r, f, c] = [cpu('reference', scenario), cpu(builds.frame, scenario), cpu(builds.full, scenario)];
+    const [r, f, w, c] = [cpu('reference', scenario), cpu(builds.frame, scenario), cpu(builds.write, scenario), cpu(builds.full, scenario)];
+    const writes = scenario === 'list' ? '(none: a read)' : (w - f).toFixed(0);
     lines.push(
-      `| ${scenario} | ${r.toFixed(0)} | ${f.toFixed(0)} | ${c.toFixed(0)} | ${(c - f).toFixed(0)} | ${(r / target - f).toFixed(0)} (≥ ${target} ×) | ${(rps(builds.full, scenario) / rps('reference', scenario)).toFixed(2)} |`,
+      `| ${scenario} | ${r.toFixed(0)} | ${f.toFixed(0)} | ${w.toFixed(0)} | ${c.toFixed(0)} | ${(c - f).toFixed(0)} | ${writes} | ${(r / target - f).toFixed(0)} (≥ ${target} ×) | ${(rps(builds.full, scenario) / rps('reference', scenario)).toFixed(2)} |`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
