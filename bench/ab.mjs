@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
+import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // `reference`: Express 5 + express-openapi-validator answering fixed JSON (bench/reference-servers.mjs), measured alike.
@@ -33,8 +34,6 @@ const PROFILE_DIR = process.env.AB_CPU_PROF;
 const ADMIN_URL = process.env.AB_DATABASE_URL;
 const KEY = 'bench-company-key-0000000000000001';
 const POOL = 60_000;
-/** The payment the reference is asked to capture (it answers fixed JSON). */
-const REFERENCE_PSP = '993617894906488A';
 
 const freePort = () =>
   new Promise((done) => {

@@ -1,6 +1,9 @@
 // The fixed answers of the benchmark's reference points (bench/reference-servers.mjs) and of the
 // ablation's frame build (bench/ablation.mjs): the bodies the server answers in the scenarios,
 // so that response validation costs the same.
+
+/** The payment the references are asked to capture (they answer fixed JSON; Prism checks only its form). */
+export const REFERENCE_PSP = '993617894906488A';
 const PAYMENT = {
   pspReference: '993617894906488A',
   resultCode: 'Authorised',
@@ -19,7 +22,7 @@ const PAYMENT = {
 };
 const CAPTURE = {
   merchantAccount: 'DemoMerchantECOM',
-  paymentPspReference: '993617894906488A',
+  paymentPspReference: REFERENCE_PSP,
   pspReference: '993617894906501D',
   status: 'received',
   amount: { currency: 'EUR', value: 1000 },

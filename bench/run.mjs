@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
 import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
+import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -88,8 +89,6 @@ const paymentBody = {
   },
 };
 const captureBody = { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1000 } };
-/** The payment the reference servers are asked to capture (they answer fixed JSON; Prism checks only its form). */
-const REFERENCE_PSP = '993617894906488A';
 const json = { 'Content-Type': 'application/json', 'X-API-Key': KEY };
 
 /** Runs several load generators at once (one per instance) and adds their throughput up. */
