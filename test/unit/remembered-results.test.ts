@@ -31,10 +31,11 @@ function fleet(pages: number) {
     { tables: new Set(['apps']), version: () => version, lastWriteOf: () => version },
   );
   const page = (n: number) => statements.prepare('SELECT version FROM apps WHERE page = ?').all([n]) as Array<{ version: number }>;
+  const from = (n: number) => statements.prepare('SELECT version FROM apps WHERE page >= ?').all([n]) as Array<{ version: number }>;
   // Another connection: its writes are not counted, so only a read that goes to the file sees them.
   const behind = new Database(path);
   const changeBehind = (n: number) => behind.prepare('UPDATE apps SET version = version + 1 WHERE page = ?').run(n);
-  return { page, changeBehind, written: () => version++, close: () => (db.close(), behind.close()) };
+  return { page, from, changeBehind, written: () => version++, close: () => (db.close(), behind.close()) };
 }
 
 describe('remembered results', () => {
@@ -59,6 +60,19 @@ describe('remembered results', () => {
     // One page more: the oldest, page 0, is let go.
     f.page(pages - 1);
     expect(f.page(0)[0]).toEqual({ version: 2 });
+    f.close();
+  });
+
+  test('When one result alone is larger than the bound, then it is not kept and the pages remembered before stay', () => {
+    const pages = RESULT_CACHE_ROWS / PAGE + 1;
+    const f = fleet(pages);
+    expect(f.from(pages - 1)).toHaveLength(PAGE);
+    f.changeBehind(pages - 1);
+    expect(f.from(0)).toHaveLength(pages * PAGE);
+    // The last page's result is still the remembered one; the whole fleet is read from the file each time.
+    expect(f.from(pages - 1)[0]).toEqual({ version: 1 });
+    f.changeBehind(0);
+    expect(f.from(0)[0]).toEqual({ version: 2 });
     f.close();
   });
 });

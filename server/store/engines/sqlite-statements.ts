@@ -25,16 +25,16 @@ function remembered(all: (parameters: ReadonlyArray<unknown>) => unknown[], tabl
     const rows = all(parameters).map((row) => Object.freeze(row));
     if (hit) rowsHeld -= hit.rows.length;
     results.delete(key);
+    // A result larger than the whole bound is not kept, and pushes nothing out.
+    if (rows.length > RESULT_CACHE_ROWS) return rows;
     // Oldest first out, until both bounds hold: a page of a hundred rows weighs a hundred lookups.
-    while (results.size > 0 && (results.size >= RESULT_CACHE_ENTRIES || rowsHeld + rows.length > RESULT_CACHE_ROWS)) {
+    while (results.size >= RESULT_CACHE_ENTRIES || rowsHeld + rows.length > RESULT_CACHE_ROWS) {
       const [oldest, entry] = results.entries().next().value!;
       rowsHeld -= entry.rows.length;
       results.delete(oldest);
     }
-    if (rows.length <= RESULT_CACHE_ROWS) {
-      results.set(key, { version, rows });
-      rowsHeld += rows.length;
-    }
+    results.set(key, { version, rows });
+    rowsHeld += rows.length;
     return rows;
   };
 }
