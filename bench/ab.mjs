@@ -17,7 +17,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, median, onDatabase, rssMb } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -203,10 +203,6 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const lines = [
   `A/B ${new Date().toISOString()}, ${ROUNDS} rounds × ${SECONDS} s (+${WARMUP} s warm-up), 10 connections; load average before ${loadBefore}, after ${uptime()} (${loadavg().length} figures: 1, 5, 15 min)`,
   '| build | scenario | req/s median | min–max | p99 ms median | p99 min–max | server CPU µs/request median | min–max |',

@@ -14,10 +14,11 @@
 // target cannot be met by any operation that stores what it acknowledges.
 //   AB_ROUNDS (5), AB_SECONDS, AB_WARMUP as bench/ab.mjs; AB_CPU_PROF: profiles of the last round.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = { authorise: 0.8, capture: 0.8, list: 0.9 };
@@ -28,7 +29,7 @@ try {
   const builds = {};
   for (const name of ['full', 'frame', 'write']) {
     const dir = join(work, name);
-    execFileSync('mkdir', ['-p', dir]);
+    mkdirSync(dir);
     execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: root });
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     if (name !== 'full') run('git', ['apply', join(root, 'bench', 'ablation', `${name}.patch`)], dir);
@@ -40,10 +41,6 @@ try {
   process.stdout.write(out);
   const file = out.match(/All figures: (.*)/)[1].trim();
   const { results } = JSON.parse(readFileSync(file, 'utf8'));
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const cpu = (build, scenario) => median(results[build][scenario].map((m) => m.cpuMsPerRequest * 1000));
   const rps = (build, scenario) => median(results[build][scenario].map((m) => m.rps));
   const lines = [

@@ -1,5 +1,5 @@
-// Helpers the benchmark scripts share (bench/run.mjs, bench/ab.mjs): statements on a database of
-// their own connection, database URLs, and a process's resident memory.
+// Helpers the benchmark scripts share (bench/run.mjs, bench/ab.mjs, bench/ablation.mjs): statements on
+// a database of their own connection, database URLs, a process's resident memory, the median.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
@@ -31,4 +31,10 @@ export function rssMb(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }

@@ -132,7 +132,12 @@ export class PostgresStore implements Store {
 
   /** Whether work that failed with `error` did nothing and may run again (renewing the statement names if their plans went stale). */
   private mayRunAgain(error: unknown): boolean {
-    if (!planChanged(error)) return retryable(error);
+    return this.renewedAfter(error) || retryable(error);
+  }
+
+  /** Whether `error` was a stale plan, after which the statement names were renewed (the work may run again). */
+  private renewedAfter(error: unknown): boolean {
+    if (!planChanged(error)) return false;
     this.statementNames.renew();
     return true;
   }
@@ -148,10 +153,7 @@ export class PostgresStore implements Store {
         return await work(this.poolTx);
       } catch (error) {
         // Only a stale plan: a read or single write that failed otherwise is answered as it failed.
-        if (attempt < 3 && planChanged(error)) {
-          this.statementNames.renew();
-          continue;
-        }
+        if (attempt < 3 && this.renewedAfter(error)) continue;
         throw this.classify(error);
       }
     }
