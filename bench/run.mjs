@@ -9,7 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
-import { databaseUrl, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, median, onDatabase, rssMb } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -417,6 +417,9 @@ function report(results) {
   const s = results.server;
   const r = results.references;
   const ratio = (a, b) => (b ? a / b : NaN);
+  // Measured in the same rounds, one database right after the other: the median of each round's
+  // ratio, so that a round the machine slowed down for both counts does not set one side's median.
+  const paired = (a, b) => median(a.all.map((m, i) => ratio(m.rps, b.all[i].rps)));
   const mark = (ok) => (ok ? 'met' : 'NOT met');
   const rows = [
     ['authorise / (Express 5 + validator)', ratio(s.authorise.rps, r.validator.post.rps), '>= 0.8'],
@@ -427,8 +430,8 @@ function report(results) {
     ['capture / Prism', ratio(s.capture.rps, r.prism.capture.rps), '>= 2'],
     ['list / Prism', ratio(s.list.rps, r.prism.get.rps), '>= 2'],
     ['replay / Prism', ratio(s.replay.rps, r.prism.post.rps), '>= 2'],
-    ['authorise, 1M stored / 1k stored', ratio(s.stored1m.rps, s.stored1k.rps), '>= 0.9'],
-    ['authorise on PostgreSQL, 1M stored / 1k', ratio(results.postgres.stored1m.rps, results.postgres.stored1k.rps), '>= 0.9'],
+    ['authorise, 1M stored / 1k stored', paired(s.stored1m, s.stored1k), '>= 0.9'],
+    ['authorise on PostgreSQL, 1M stored / 1k', paired(results.postgres.stored1m, results.postgres.stored1k), '>= 0.9'],
     ['authorise on PostgreSQL / on SQLite', ratio(results.postgres.authorise.rps, s.authorise.rps), '>= 0.5'],
     ['capture on PostgreSQL / on SQLite', ratio(results.postgres.capture.rps, s.capture.rps), '(none)'],
     ['list on PostgreSQL / on SQLite', ratio(results.postgres.list.rps, s.list.rps), '(none)'],

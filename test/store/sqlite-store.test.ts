@@ -6,6 +6,7 @@ import { authenticate } from '../../server/kernel/auth/credentials.js';
 import { ALL_ROLES, SERVICE_ROLES } from '../../server/kernel/auth/roles.js';
 import { DEMO, seedDemoData } from '../../server/seed.js';
 import { SqliteStore } from '../../server/store/engines/sqlite.js';
+import type { Payment } from '../../server/store/types.js';
 
 const migrationsDir = join(process.cwd(), 'server', 'store', 'migrations', 'sqlite');
 let store: SqliteStore;
@@ -110,6 +111,72 @@ describe('SqliteStore', () => {
       await tx.credentials.update({ ...credential, active: false });
     });
     await expect(caller()).rejects.toMatchObject({ status: 401 });
+  });
+
+  test('When a payment is written with the state it was read in, then only what changed is written and the other columns keep what the row holds', async () => {
+    open();
+    const now = new Date();
+    await seedDemoData(store, now, { company: 'partial-update-company-key-00000001' });
+    const at = now.toISOString();
+    const payment: Payment = {
+      pspReference: 'PARTIALUPDATE0001',
+      companyId: DEMO.companyId,
+      merchantAccount: DEMO.merchantEcom,
+      reference: 'order-1',
+      currency: 'EUR',
+      authorisedValue: 1000,
+      originalValue: 1000,
+      capturedValue: 0,
+      refundedValue: 0,
+      resultCode: 'Authorised',
+      refusalReason: null,
+      refusalReasonCode: null,
+      authCode: '123456',
+      cancelled: false,
+      captureClosed: false,
+      autoCaptured: false,
+      captureDelayHours: null,
+      autoCaptureAt: null,
+      multiplePartialCaptures: false,
+      cardBrand: 'visa',
+      cardBin: '411111',
+      cardLastFour: '1111',
+      expiryMonth: '3',
+      expiryYear: '2030',
+      holderName: 'A Shopper',
+      shopperReference: null,
+      returnUrl: 'https://shop.example.com/return',
+      orderPspReference: null,
+      detailsSubmitted: false,
+      paymentMethodType: 'scheme',
+      paymentData: null,
+      sessionId: null,
+      paymentLinkId: null,
+      storedPaymentMethodId: null,
+      createdAt: at,
+      updatedAt: at,
+      methodState: { step: 'first' },
+      settleAt: null,
+    };
+    await store.transaction((tx) => tx.payments.insert(payment));
+    const read = (await store.read((tx) => tx.payments.get(payment.pspReference)))!;
+    // Another writer changes a column after this state was read (on one engine this cannot interleave a
+    // transaction; it stands for a column the change below does not touch).
+    await store.transaction((tx) => tx.payments.update({ ...read, holderName: 'Changed Elsewhere' }));
+
+    const captured = {
+      ...read,
+      capturedValue: 1000,
+      captureClosed: true,
+      methodState: { step: 'second' },
+      updatedAt: new Date(now.getTime() + 1000).toISOString(),
+    };
+    await store.transaction((tx) => tx.payments.update(captured, read));
+    expect(await store.read((tx) => tx.payments.get(payment.pspReference))).toEqual({ ...captured, holderName: 'Changed Elsewhere' });
+
+    // Without the state it was read in, the whole payment is written.
+    await store.transaction((tx) => tx.payments.update(captured));
+    expect(await store.read((tx) => tx.payments.get(payment.pspReference))).toEqual(captured);
   });
 
   test('When a transaction writes a remembered table and is rolled back, then the transactions after it read what was committed', async () => {

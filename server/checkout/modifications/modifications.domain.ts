@@ -117,7 +117,7 @@ async function record(
   // The payment's new state and the modification's rows do not depend on each other: written
   // together, they share a round trip on PostgreSQL.
   const [, modification] = await together([
-    ctx.tx.payments.update(updated),
+    ctx.tx.payments.update(updated, before),
     recordModification(ctx.tx, ctx.now, before, {
       kind,
       amount: details.amount ?? null,

@@ -196,7 +196,7 @@ export async function settleDueCaptures(store: Store, clock: Clock): Promise<voi
 export async function settleDueCapture(tx: Tx, now: Date, payment: Payment): Promise<Payment> {
   const settled = settleAutoCapture(payment, now);
   if (settled === payment) return payment;
-  await tx.payments.update(settled);
+  await tx.payments.update(settled, payment);
   await reportAutoCapture(tx, now, settled);
   return settled;
 }
