@@ -13,11 +13,10 @@
 //   servers write a --cpu-prof profile there).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { databaseUrl, median, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, freePort, median, onDatabase, rssMb } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,15 +33,6 @@ const PROFILE_DIR = process.env.AB_CPU_PROF;
 const ADMIN_URL = process.env.AB_DATABASE_URL;
 const KEY = 'bench-company-key-0000000000000001';
 const POOL = 60_000;
-
-const freePort = () =>
-  new Promise((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => done(port));
-    });
-  });
 
 async function startServer(build, db, profile) {
   const port = await freePort();

@@ -22,25 +22,16 @@
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = 'bench-company-key-0000000000000001';
 const POOL = Number(process.env.FLOOR_POOL ?? 150_000);
 const CAPTURES = Math.min(Number(process.env.FLOOR_CAPTURES ?? 30_000), POOL - 1);
 const BATCH = Number(process.env.FLOOR_BATCH ?? 10);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Runs the built server on `db` until `use(base)` is done, then stops it (SIGTERM: a graceful stop). */
 async function withServer(db, use) {

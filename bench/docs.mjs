@@ -15,11 +15,11 @@
 //   BENCH_DOCS_BASE_URL: measure a server already running there instead (nothing built or started)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { freePort } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_DOCS_RUNS ?? 5);
@@ -45,16 +45,6 @@ function buildIfNeeded() {
   console.log('building (npm run build)…');
   execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 
 async function startServer() {
   const port = await freePort();

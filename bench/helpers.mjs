@@ -1,6 +1,7 @@
 // Helpers the benchmark scripts share (bench/run.mjs, bench/ab.mjs, bench/ablation.mjs): statements on
-// a database of their own connection, database URLs, a process's resident memory, the median.
+// a database of their own connection, database URLs, a free port, a process's resident memory, the median.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import pg from 'pg';
 
 /** Runs statements, in order, on a connection of their own to the database `url` names. */
@@ -38,3 +39,14 @@ export function median(values) {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
+
+/** A port on the loopback that nothing listens on now. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });

@@ -4,12 +4,11 @@
 // It is a benchmark, not a test: it reports against the targets and never fails on timing.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
-import { databaseUrl, median, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, freePort, median, onDatabase, rssMb } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,15 +28,6 @@ const hasTaskset = (() => {
 })();
 /** Server on core 0, load generator on core 1, where taskset exists (core null: not pinned). */
 const pinned = (core, command, args) => (hasTaskset && core !== null ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitUntil(url, headers, timeoutMs = 60_000, ok = (r) => r.ok) {
   const started = performance.now();
