@@ -174,7 +174,7 @@ export async function closeExpiredOrders(store: Store, clock: Clock): Promise<vo
 async function unwind(tx: Tx, now: Date, payment: Payment, additionalData: Record<string, string>): Promise<void> {
   if (payment.resultCode !== 'Authorised' || payment.cancelled) return;
   if (payment.capturedValue === 0) {
-    await tx.payments.update({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() });
+    await tx.payments.update({ ...payment, cancelled: true, captureClosed: true, updatedAt: now.toISOString() }, payment);
     const authorised = { currency: payment.currency, value: payment.authorisedValue };
     await recordModification(tx, now, payment, {
       kind: 'cancel',
@@ -186,7 +186,7 @@ async function unwind(tx: Tx, now: Date, payment: Payment, additionalData: Recor
     return;
   }
   const open = payment.capturedValue - payment.refundedValue;
-  await tx.payments.update({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() });
+  await tx.payments.update({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() }, payment);
   if (open > 0) {
     const refund = { currency: payment.currency, value: open };
     await recordModification(tx, now, payment, {

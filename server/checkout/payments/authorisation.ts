@@ -308,7 +308,7 @@ async function bookOnOrder(tx: Tx, now: Date, payment: Payment, later: boolean):
  * its order. `extra` adds method-specific fields to the event (a wallet's variant, for example).
  */
 export async function conclude(tx: Tx, now: Date, payment: Payment, how: { before?: Payment; eventData?: Record<string, string> }): Promise<Order | undefined> {
-  const written = how.before ? tx.payments.update(payment) : tx.payments.insert(payment);
+  const written = how.before ? tx.payments.update(payment, how.before) : tx.payments.insert(payment);
   // A step that reached a final result reports it once; a payment already final (a client
   // polling it) reports nothing again.
   if (how.before && isFinal(how.before)) {

@@ -31,7 +31,7 @@ async function answer(store: Store, psp: string, accepts: (p: Payment) => boolea
     const payment = await tx.payments.getForUpdate(psp);
     if (!payment || !accepts(payment)) return undefined;
     const changed = change(payment);
-    await tx.payments.update(changed);
+    await tx.payments.update(changed, payment);
     return changed;
   });
 }

@@ -158,7 +158,9 @@ export function paymentsStore(db: Db) {
      * Writes the payment. Given the payment as it was read (`before`), only the columns that differ
      * are written: a capture changes three of some forty, and a column left out of the statement
      * leaves the indexes that cover it untouched (in SQLite, the merchant reference's index entry
-     * would otherwise be rewritten for every capture, another page for the commit to write).
+     * would otherwise be rewritten for every capture, another page for the commit to write), and a
+     * column the change did not touch is not written back from what was read. Every writer of a
+     * payment it read passes `before`.
      */
     update: async (payment: Payment, before?: Payment): Promise<void> => {
       const { psp_reference, ...row } = toRow(payment);
