@@ -37,6 +37,9 @@ export async function updatePayPalOrder(tx: Tx, now: Date, credential: Credentia
       throw new ApiError(ERR_CURRENCY_MISMATCH, { message: `Currency ${money.currency} does not match the payment currency ${payment.currency}` });
   }
   const paymentData = newPaymentData();
-  await tx.payments.update({ ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() }, payment);
+  await tx.payments.update(
+    { ...payment, authorisedValue: input.amount.value, originalValue: input.amount.value, paymentData, updatedAt: now.toISOString() },
+    payment,
+  );
   return { paymentData };
 }
