@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { databaseUrl, freePort, median, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, freePort, KEY, median, onDatabase, rssMb, serverEnv } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,7 +31,6 @@ const SCENARIOS = (process.env.AB_SCENARIOS ?? 'authorise,capture,list,replay').
 const EXTRA_ENV = JSON.parse(process.env.AB_ENV ?? '{}');
 const PROFILE_DIR = process.env.AB_CPU_PROF;
 const ADMIN_URL = process.env.AB_DATABASE_URL;
-const KEY = 'bench-company-key-0000000000000001';
 const POOL = 60_000;
 
 async function startServer(build, db, profile) {
@@ -43,13 +42,7 @@ async function startServer(build, db, profile) {
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      PORT: String(port),
-      ...(db.startsWith('postgres') ? { DATABASE_URL: db } : { DATABASE_PATH: db }),
-      SERVER_SECRET: '5e'.repeat(32),
-      CARD_ENCRYPTION_KEY: '6b'.repeat(32),
-      DEMO_COMPANY_API_KEY: KEY,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
+      ...serverEnv(port, db),
       ...EXTRA_ENV,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

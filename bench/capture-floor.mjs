@@ -25,10 +25,9 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './helpers.mjs';
+import { freePort, KEY, serverEnv } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const KEY = 'bench-company-key-0000000000000001';
 const POOL = Number(process.env.FLOOR_POOL ?? 150_000);
 const CAPTURES = Math.min(Number(process.env.FLOOR_CAPTURES ?? 30_000), POOL - 1);
 const BATCH = Number(process.env.FLOOR_BATCH ?? 10);
@@ -36,8 +35,7 @@ const BATCH = Number(process.env.FLOOR_BATCH ?? 10);
 /** Runs the built server on `db` until `use(base)` is done, then stops it (SIGTERM: a graceful stop). */
 async function withServer(db, use) {
   const port = await freePort();
-  const env = { ...process.env, NODE_OPTIONS: '', PORT: String(port), DATABASE_PATH: db, SERVER_SECRET: '5e'.repeat(32) };
-  Object.assign(env, { CARD_ENCRYPTION_KEY: '6b'.repeat(32), DEMO_COMPANY_API_KEY: KEY, LOG_LEVEL: 'warn' });
+  const env = { ...process.env, NODE_OPTIONS: '', ...serverEnv(port, db) };
   const child = spawn(process.execPath, [join(root, 'dist', 'server.mjs')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   try {

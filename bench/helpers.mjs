@@ -1,7 +1,10 @@
-// Helpers the benchmark scripts share (bench/run.mjs, bench/ab.mjs, bench/ablation.mjs): statements on
-// a database of their own connection, database URLs, a free port, a process's resident memory, the median.
+// Helpers the benchmark scripts share (bench/run.mjs, ab.mjs, ablation.mjs, capture-floor.mjs, docs.mjs): statements on
+// a database of their own connection, database URLs, a free port, the server's environment, a process's
+// resident memory, the median.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /** Runs statements, in order, on a connection of their own to the database `url` names. */
@@ -50,3 +53,22 @@ export const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
+
+/** The seeded company's API key every benchmark server is started with. */
+export const KEY = 'bench-company-key-0000000000000001';
+
+/**
+ * The environment the benchmarks start the real server with on `port` and database `db` (an
+ * SQLite file or a postgres:// URL): fixed secrets, the key above, quiet logs and a rate limit no
+ * load reaches; otherwise sandbox mode as `npm start` (request and response validation on,
+ * SQLITE_SYNCHRONOUS=FULL). On PostgreSQL the server's own small files go to a temporary folder.
+ */
+export const serverEnv = (port, db) => ({
+  PORT: String(port),
+  ...(db.startsWith('postgres') ? { DATABASE_URL: db, DATABASE_PATH: join(tmpdir(), `bench-keys-${port}`, 'unused.sqlite') } : { DATABASE_PATH: db }),
+  SERVER_SECRET: '5e'.repeat(32),
+  CARD_ENCRYPTION_KEY: '6b'.repeat(32),
+  DEMO_COMPANY_API_KEY: KEY,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+});

@@ -8,7 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
-import { databaseUrl, freePort, median, onDatabase, rssMb } from './helpers.mjs';
+import { databaseUrl, freePort, KEY, median, onDatabase, rssMb, serverEnv } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,7 +17,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 1 : 2));
 const REPEATS = Number(process.env.BENCH_REPEATS ?? (QUICK ? 1 : 3));
 const CONNECTIONS = 10;
-const KEY = 'bench-company-key-0000000000000001';
 const hasTaskset = (() => {
   try {
     execFileSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
@@ -184,14 +183,7 @@ async function benchPostgres(work) {
 async function realServer(db, extraEnv = {}, core = 0) {
   const port = await freePort();
   const child = start(core, process.execPath, [join(root, 'dist', 'server.mjs')], {
-    PORT: String(port),
-    ...(db.startsWith('postgres') ? { DATABASE_URL: db, DATABASE_PATH: join(tmpdir(), `bench-keys-${port}`, 'unused.sqlite') } : { DATABASE_PATH: db }),
-    SERVER_SECRET: '5e'.repeat(32),
-    CARD_ENCRYPTION_KEY: '6b'.repeat(32),
-    DEMO_COMPANY_API_KEY: KEY,
-    LOG_LEVEL: 'warn',
-    // Sandbox mode as `npm start`: request and response validation on, SQLITE_SYNCHRONOUS=FULL.
-    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...serverEnv(port, db),
     ...extraEnv,
   });
   const base = `http://127.0.0.1:${port}`;
