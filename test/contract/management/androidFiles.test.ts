@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createManagementClient } from '../../../client/index.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { buildTestApk } from '../../../scripts/build-test-apk.mjs';
+import { listFiles } from '../../helpers/boundary.js';
 import { MERCHANT_KEY, COMPANY_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
@@ -53,11 +54,12 @@ describe('POST /companies/{companyId}/androidApps and GET /companies/{companyId}
   });
 
   test('When the APK is larger than the limit, then the answer is 413 and nothing is kept', async () => {
-    const before = readdirSync(server.uploadDir).length;
+    // Tests run in random order: this one may come before any upload has made the folder.
+    const before = listFiles(server.uploadDir);
     const { status, body } = await upload(Buffer.concat([apk({}), randomBytes(200 * 1024)]));
     expect(status).toBe(413);
     expect(body).toMatchObject({ status: 413, errorCode: '29_100' });
-    expect(readdirSync(server.uploadDir).length).toBe(before);
+    expect(listFiles(server.uploadDir)).toEqual(before);
   });
 
   test("When the Adyen libraries' empty JSON body is sent, then the answer is 422 asking for the file", async () => {
