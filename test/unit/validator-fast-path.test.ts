@@ -19,7 +19,7 @@ describe('Request validation with compiled routes and slim validator documents',
   test('When the server has validated a request and a response, then the fast paths were installed', async () => {
     const response = await get('/management/v3/me');
     expect(response.status).toBe(200);
-    expect(validatorFastPath).toEqual({ routeLookup: true, slimDocument: true, skippedSpecValidation: true, slimAjv: true });
+    expect(validatorFastPath).toEqual({ routeLookup: true, slimDocument: true, skippedSpecValidation: true, slimAjv: true, ownDereference: true });
   });
 
   test('When a path parameter is percent-encoded, then the handler sees it decoded', async () => {
