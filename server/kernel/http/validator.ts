@@ -1,5 +1,8 @@
 import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
+import eovAjv from 'express-openapi-validator/dist/framework/ajv/index.js';
+import eovFramework from 'express-openapi-validator/dist/framework/index.js';
+import eovSchemaValidator from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import { createRequire } from 'node:module';
 import { dereferenceDocument } from './dereference.js';
 
@@ -43,7 +46,7 @@ const errors = OpenApiValidator.error;
  * never called. The bundled documents are linted by Redocly at build time instead; with
  * `validateApiSpec: false` the framework gets a stand-in that compiles nothing.
  */
-const schemaValidatorModule = require('express-openapi-validator/dist/framework/openapi.schema.validator') as {
+const schemaValidatorModule = eovSchemaValidator as unknown as {
   OpenAPISchemaValidator: new (options: { validateApiSpec?: boolean }) => { validate(doc: unknown): { errors: unknown[] } };
 };
 const StockSchemaValidator = schemaValidatorModule.OpenAPISchemaValidator;
@@ -76,7 +79,7 @@ export const validatorFastPath = { routeLookup: false, slimDocument: false, skip
  * references a bundled document has, in a few ms; for any other document it declines and the
  * library runs as before.
  */
-const frameworkModule = require('express-openapi-validator/dist/framework/index') as {
+const frameworkModule = eovFramework as unknown as {
   OpenAPIFramework?: { prototype: { loadSpec?: (this: unknown, spec: unknown, refParser?: { mode?: string }) => unknown } };
 };
 const stockLoadSpec = frameworkModule.OpenAPIFramework?.prototype.loadSpec;
@@ -94,7 +97,7 @@ if (frameworkModule.OpenAPIFramework && typeof stockLoadSpec === 'function') {
 }
 
 type AjvFactory = (doc: ApiDoc, options?: object) => unknown;
-const ajvModule = require('express-openapi-validator/dist/framework/ajv') as { createRequestAjv?: AjvFactory; createResponseAjv?: AjvFactory };
+const ajvModule = eovAjv as unknown as { createRequestAjv?: AjvFactory; createResponseAjv?: AjvFactory };
 for (const name of ['createRequestAjv', 'createResponseAjv'] as const) {
   const stock = ajvModule[name];
   if (typeof stock !== 'function') continue;
