@@ -1,4 +1,4 @@
-// Helpers the benchmark scripts share (bench/run.mjs, ab.mjs, ablation.mjs, capture-floor.mjs, docs.mjs): statements on
+// Helpers the benchmark scripts share (bench/run.mjs, ab.mjs, ablation.mjs, capture-floor.mjs, cold-start.mjs, docs.mjs): statements on
 // a database of their own connection, database URLs, a free port, the server's environment, a process's
 // resident memory, the median.
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 //
 // Why some packages are inside: a starting server spent ~600 ms of its first second resolving,
 // reading and linking modules one file at a time (bench/run.mjs's cold start). Kysely alone is
-// 280 ES modules; express and express-openapi-validator with what they require are some 200
+// 280 ES modules; express and express-openapi-validator with what they require are some 400
 // CommonJS files. In one file they load in about half the time.
 //
 // What stays outside: the packages below, loaded from node_modules as they are. Native addons

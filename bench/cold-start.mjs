@@ -1,0 +1,59 @@
+// Cold start of built checkouts, compared in interleaved rounds: `node bench/cold-start.mjs <dir…>`
+// (default: this checkout). Each start is the built server (<dir>/dist/server.mjs) on a new, empty
+// SQLite file, timed from spawn to the first successful GET /management/v3/me, as bench/run.mjs
+// times its one cold start. A round starts each checkout COLD_PER_ROUND times (3) in turn, so a
+// machine that slows down mid-run slows every checkout alike; COLD_ROUNDS (5) rounds, then the
+// median of each checkout's starts. COLD_PIN=1 runs the server on core 0 as bench/run.mjs does.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, KEY, median, serverEnv } from './helpers.mjs';
+
+const dirs = (process.argv.length > 2 ? process.argv.slice(2) : ['.']).map((d) => resolve(d));
+const ROUNDS = Number(process.env.COLD_ROUNDS ?? 5);
+const PER_ROUND = Number(process.env.COLD_PER_ROUND ?? 3);
+const PIN = process.env.COLD_PIN === '1';
+for (const dir of dirs) if (!existsSync(join(dir, 'dist', 'server.mjs'))) throw new Error(`${dir}/dist/server.mjs is missing: npm run build there first`);
+
+async function coldStart(dir) {
+  const work = mkdtempSync(join(tmpdir(), 'cold-start-'));
+  const port = await freePort();
+  const args = [join(dir, 'dist', 'server.mjs')];
+  const started = performance.now();
+  const child = PIN ? spawn('taskset', ['-c', '0', process.execPath, ...args], options()) : spawn(process.execPath, args, options());
+  function options() {
+    return { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', ...serverEnv(port, join(work, 'cold.sqlite')) }, stdio: 'ignore' };
+  }
+  try {
+    for (;;) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/management/v3/me`, { headers: { 'X-API-Key': KEY } });
+        await response.arrayBuffer();
+        if (response.ok) return performance.now() - started;
+      } catch {
+        /* not listening yet */
+      }
+      if (performance.now() - started > 30_000) throw new Error(`${dir} did not answer in 30 s`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const times = new Map(dirs.map((d) => [d, []]));
+for (let round = 1; round <= ROUNDS; round++) {
+  const line = [];
+  for (const dir of dirs) {
+    const these = [];
+    for (let i = 0; i < PER_ROUND; i++) these.push(await coldStart(dir));
+    times.get(dir).push(...these);
+    line.push(`${dir}: ${these.map((t) => t.toFixed(0)).join(' ')}`);
+  }
+  process.stderr.write(`round ${round}  ${line.join('  |  ')}\n`);
+}
+for (const dir of dirs) console.log(`${dir}\tmedian ${median(times.get(dir)).toFixed(0)} ms over ${times.get(dir).length} starts`);
