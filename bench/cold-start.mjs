@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, KEY, median, serverEnv } from './helpers.mjs';
+import { freePort, KEY, median, serverEnv, waitUntil } from './helpers.mjs';
 
 const dirs = (process.argv.length > 2 ? process.argv.slice(2) : ['.']).map((d) => resolve(d));
 const ROUNDS = Number(process.env.COLD_ROUNDS ?? 5);
@@ -26,17 +26,8 @@ async function coldStart(dir) {
     return { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', ...serverEnv(port, join(work, 'cold.sqlite')) }, stdio: 'ignore' };
   }
   try {
-    for (;;) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/management/v3/me`, { headers: { 'X-API-Key': KEY } });
-        await response.arrayBuffer();
-        if (response.ok) return performance.now() - started;
-      } catch {
-        /* not listening yet */
-      }
-      if (performance.now() - started > 30_000) throw new Error(`${dir} did not answer in 30 s`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await waitUntil(`http://127.0.0.1:${port}/management/v3/me`, { 'X-API-Key': KEY }, 30_000);
+    return performance.now() - started;
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');

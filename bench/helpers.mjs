@@ -1,6 +1,6 @@
 // Helpers the benchmark scripts share (bench/run.mjs, ab.mjs, ablation.mjs, capture-floor.mjs, cold-start.mjs, docs.mjs): statements on
-// a database of their own connection, database URLs, a free port, the server's environment, a process's
-// resident memory, the median.
+// a database of their own connection, database URLs, a free port, the server's environment, waiting
+// for a server to answer, a process's resident memory, the median.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,23 @@ export const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
+
+/**
+ * Polls `url` every 5 ms until `ok` accepts an answer; resolves with the milliseconds that took
+ * (bench/run.mjs's cold start is this figure). Refused connections count as not up yet.
+ */
+export async function waitUntil(url, headers, timeoutMs = 60_000, ok = (r) => r.ok) {
+  const started = performance.now();
+  for (;;) {
+    try {
+      if (ok(await fetch(url, { headers }))) return performance.now() - started;
+    } catch {
+      /* not up yet */
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 /** The seeded company's API key every benchmark server is started with. */
 export const KEY = 'bench-company-key-0000000000000001';

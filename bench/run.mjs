@@ -8,7 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismArgs } from '../scripts/prism.mjs';
-import { databaseUrl, freePort, KEY, median, onDatabase, rssMb, serverEnv } from './helpers.mjs';
+import { databaseUrl, freePort, KEY, median, onDatabase, rssMb, serverEnv, waitUntil } from './helpers.mjs';
 import { REFERENCE_PSP } from './reference-answers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,19 +27,6 @@ const hasTaskset = (() => {
 })();
 /** Server on core 0, load generator on core 1, where taskset exists (core null: not pinned). */
 const pinned = (core, command, args) => (hasTaskset && core !== null ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
-
-async function waitUntil(url, headers, timeoutMs = 60_000, ok = (r) => r.ok) {
-  const started = performance.now();
-  for (;;) {
-    try {
-      if (ok(await fetch(url, { headers }))) return performance.now() - started;
-    } catch {
-      /* not up yet */
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function start(core, command, args, env = {}) {
   const [cmd, argv] = pinned(core, command, args);

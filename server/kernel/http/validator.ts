@@ -82,6 +82,8 @@ if (frameworkModule.OpenAPIFramework && typeof stockLoadSpec === 'function') {
     if (refParser?.mode === 'dereference' && spec !== null && typeof spec === 'object') {
       const dereferenced = dereferenceDocument(spec);
       if (dereferenced !== undefined) {
+        // Nothing is left to resolve: the validators' slim documents need not walk it again.
+        hasRef.set(dereferenced, false);
         validatorFastPath.ownDereference = true;
         return Promise.resolve(dereferenced);
       }
