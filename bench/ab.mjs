@@ -9,6 +9,7 @@
 // machine's load before and after. Machine noise that drifts over minutes then hits every build
 // alike instead of whichever ran last. Server on core 0, load generator on core 1 (as `npm run bench`).
 //   AB_ROUNDS (5), AB_SECONDS (5), AB_WARMUP (2), AB_SCENARIOS (authorise,capture,list,replay),
+//   AB_CONNECTIONS (10: as `npm run bench`; 1 shows a round trip saved, with no queueing to hide it),
 //   AB_ENV (JSON: extra environment for the servers), AB_CPU_PROF (a folder: the last round's
 //   servers write a --cpu-prof profile there).
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ if (builds.length === 0) throw new Error('usage: node bench/ab.mjs <checkout wit
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 5);
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
 const WARMUP = Number(process.env.AB_WARMUP ?? 2);
+const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 10);
 const SCENARIOS = (process.env.AB_SCENARIOS ?? 'authorise,capture,list,replay').split(',');
 const EXTRA_ENV = JSON.parse(process.env.AB_ENV ?? '{}');
 const PROFILE_DIR = process.env.AB_CPU_PROF;
@@ -121,11 +123,11 @@ function postgresCpuMs() {
 function load(spec, serverPid) {
   const cpuBefore = cpuMs(serverPid);
   const pgBefore = ADMIN_URL ? postgresCpuMs() : 0;
-  const out = execFileSync(
-    'taskset',
-    ['-c', '1', process.execPath, join(here, 'load.mjs'), JSON.stringify({ connections: 10, seconds: SECONDS, warmupSeconds: WARMUP, repeats: 1, ...spec })],
-    { maxBuffer: 10 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } },
-  ).toString();
+  const loadSpec = JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, repeats: 1, ...spec });
+  const out = execFileSync('taskset', ['-c', '1', process.execPath, join(here, 'load.mjs'), loadSpec], {
+    maxBuffer: 10 * 1024 * 1024,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  }).toString();
   const { measurements, warmupRequests } = JSON.parse(out.trim().split('\n').at(-1));
   const requests = warmupRequests + measurements[0].requests;
   return {
@@ -187,7 +189,7 @@ try {
 }
 
 const lines = [
-  `A/B ${new Date().toISOString()}, ${ROUNDS} rounds × ${SECONDS} s (+${WARMUP} s warm-up), 10 connections; load average before ${loadBefore}, after ${uptime()} (${loadavg().length} figures: 1, 5, 15 min)`,
+  `A/B ${new Date().toISOString()}, ${ROUNDS} rounds × ${SECONDS} s (+${WARMUP} s warm-up), ${CONNECTIONS} connections; load average before ${loadBefore}, after ${uptime()} (${loadavg().length} figures: 1, 5, 15 min)`,
   '| build | scenario | req/s median | min–max | p99 ms median | p99 min–max | server CPU µs/request median | min–max |',
   '|---|---|---|---|---|---|---|---|',
 ];
