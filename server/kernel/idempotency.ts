@@ -132,7 +132,9 @@ export class Commands {
           // PostgreSQL, about 5 % more of each per second (README, Performance). Nothing is lost:
           // the pipelined connection reports an unanswered statement's failure with the next one's
           // answer, and PostgreSQL answers COMMIT after a failed statement with ROLLBACK; either
-          // fails the transaction (test/store/postgres-store.test.ts). The answer is sent after COMMIT.
+          // fails the transaction (test/store/postgres-store.test.ts). `complete` must send before it
+          // returns: one sent a turn later would find COMMIT on its way and be refused, leaving the
+          // key in progress (the idempotency tests then fail). The answer is sent after COMMIT.
           tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body)).catch(() => undefined);
           return { status, body: body as unknown, replayed: false };
         }, context);

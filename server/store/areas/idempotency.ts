@@ -52,7 +52,7 @@ export function idempotencyStore(db: Db) {
     claim: async (record: IdempotencyRecord): Promise<boolean> => {
       return (await claimRow(db, toRow(record))) !== undefined;
     },
-    /** Records the response of a claimed key. */
+    /** Records the response of a claimed key. Its statement is sent before this returns (Commands leaves it to COMMIT unawaited). */
     complete: (credentialId: string, key: string, statusCode: number, body: string): Promise<void> => completeRow.run(db, credentialId, key, statusCode, body),
     delete: async (credentialId: string, key: string): Promise<void> =>
       void (await q.deleteFrom('idempotency_keys').where('credential_id', '=', credentialId).where('key', '=', key).execute()),
