@@ -127,14 +127,12 @@ export class Commands {
           this.inFlight.add(scope);
           marked = true;
           const body = await work(tx, caller, req);
-          // The transaction's last statement is sent now and not waited for, so that COMMIT follows
-          // it at once instead of a round trip later: one of six per authorise or capture on
-          // PostgreSQL, about 5 % more of each per second (README, Performance). Nothing is lost:
-          // the pipelined connection reports an unanswered statement's failure with the next one's
-          // answer, and PostgreSQL answers COMMIT after a failed statement with ROLLBACK; either
-          // fails the transaction (test/store/postgres-store.test.ts). `complete` must send before it
-          // returns: one sent a turn later would find COMMIT on its way and be refused, leaving the
-          // key in progress (the idempotency tests then fail). The answer is sent after COMMIT.
+          // The last statement is sent now and not waited for: COMMIT follows it at once instead of
+          // a round trip later (authorise on PostgreSQL: six round trips to five, about 5 % more per
+          // second; README, Performance). A failure of it still fails the transaction: the pipelined
+          // connection reports it with COMMIT's answer (test/store/postgres-store.test.ts).
+          // `complete` must send before it returns; one sent a turn later would be refused once
+          // COMMIT is on its way, leaving the key in progress (the idempotency tests then fail).
           tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body)).catch(() => undefined);
           return { status, body: body as unknown, replayed: false };
         }, context);
