@@ -14,6 +14,7 @@ import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
 import { freshClock } from './kernel/http/fresh-clock.js';
 import { health } from './kernel/http/health.js';
+import { answeringBeforeBody } from './kernel/http/refusal.js';
 import { requestLog } from './kernel/http/request-log.js';
 import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
 import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
@@ -51,11 +52,6 @@ function within(path: string, base: string): boolean {
 function pathInArea(req: Request): string {
   const path = req.originalUrl.split('?')[0]!;
   return path.slice((areaOf(req) === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
-}
-
-/** Whether the request says it carries a body (a length above zero, or chunked). */
-function declaresBody(req: Request): boolean {
-  return Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
 }
 
 /**
@@ -172,8 +168,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     try {
       await authorizeBeforeBody(req, res, matched, operation);
     } catch (error) {
-      // The body was not read: close the connection after the answer rather than drain it.
-      if (declaresBody(req)) res.set('Connection', 'close');
+      answeringBeforeBody(req, res);
       throw error;
     }
     res.locals.operation = operation;

@@ -1,11 +1,13 @@
 /**
  * Tenant isolation: one test per finding of the review (idempotency keys across merchant
  * accounts, the sandbox clock, refused uploads left on disk, merchant-level credentials reaching
- * company resources), and bodies sent to operations that take none. Each fails on the code before
- * its fix.
+ * company resources), bodies sent to operations that take none, and the connection of a request
+ * answered before its body is read (kept for a short body, closed for a long one). Each fails on
+ * the code before its fix.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../server/kernel/auth/roles.js';
 import { DEMO } from '../../server/seed.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
@@ -148,6 +150,81 @@ describe('Finding 3: refused uploads leave no file', () => {
     const response = await upload(await android('S2-TIUPOTHERCO001'), fileOf(500), 'OtherCompany');
     expect(response.status).toBe(404);
     expect(listFiles(up.server.uploadDir)).toEqual([]);
+  });
+
+  /**
+   * One connection, written to by hand: the request's headers go first, and the test decides when
+   * (and whether) its body follows. `answers` are the raw answers received so far.
+   */
+  function connection(url: URL) {
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    let closed = false;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => (closed = true));
+    socket.on('error', () => (closed = true));
+    const answers = () => received.split('HTTP/1.1 ').slice(1);
+    return {
+      socket,
+      answers,
+      closed: () => closed,
+      /** Waits until `count` whole answers (each ends with its JSON body) or the connection's end. */
+      async answered(count: number) {
+        const deadline = Date.now() + 5000;
+        const whole = () => answers().length === count && /\}$/.test(received);
+        while (!whole() && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        // The end of a closing connection follows its answer; let it arrive.
+        if (!closed) await new Promise((r) => setTimeout(r, 50));
+      },
+    };
+  }
+  const headOf = (url: URL, headers: Record<string, string | number>) =>
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')}\r\n`;
+
+  test('When a refused upload sends its body only after the answer, then the body is discarded and the connection serves the next request', async () => {
+    const key = await android('S2-TIUPLATEBODY01');
+    const url = new URL(`${up.server.managementUrl}/companies/OtherCompany/androidApps`);
+    const body = Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\n\r\n${'a'.repeat(500)}\r\n--b--\r\n`);
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'X-API-Key': key, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': body.length }));
+    // The answer comes before the body is sent: authorization does not wait for it.
+    await client.answered(1);
+    expect(client.answers()[0]).toMatch(/^404 /);
+    expect(client.answers()[0]).not.toMatch(/^connection: close/im);
+    client.socket.write(body);
+    client.socket.write(`GET /management/v3/me HTTP/1.1\r\nHost: ${url.host}\r\nX-API-Key: ${key}\r\n\r\n`);
+    await client.answered(2);
+    client.socket.destroy();
+    expect(client.answers()[1]).toMatch(/^200 /);
+    expect(listFiles(up.server.uploadDir)).toEqual([]);
+  });
+
+  test('When a request without a key declares a body over 1 MiB, then the answer is 401 and the connection closes without waiting for the body', async () => {
+    const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024 }));
+    await client.answered(1);
+    expect(client.answers()[0]).toMatch(/^401 /);
+    expect(client.answers()[0]).toMatch(/^connection: close/im);
+    expect(client.closed()).toBe(true);
+    client.socket.destroy();
+  });
+
+  test('When a request without a key sends a short body after the answer, then the answer is 401 and the connection is kept', async () => {
+    const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 2 }));
+    await client.answered(1);
+    expect(client.answers()[0]).toMatch(/^401 /);
+    client.socket.write('{}');
+    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 0 }));
+    await client.answered(2);
+    expect(client.closed()).toBe(false);
+    client.socket.destroy();
+    expect(client.answers()[1]).toMatch(/^401 /);
   });
 
   test('When an upload is over the rate limit, then the answer is 429 and no file is written', async () => {
