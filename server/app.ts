@@ -14,7 +14,7 @@ import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
 import { freshClock } from './kernel/http/fresh-clock.js';
 import { health } from './kernel/http/health.js';
-import { answeringBeforeBody } from './kernel/http/refusal.js';
+import { refusingBeforeBody } from './kernel/http/refusal.js';
 import { requestLog } from './kernel/http/request-log.js';
 import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
 import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
@@ -165,12 +165,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     res.locals.operationId = matched.route.operationId;
     if (matched.params.merchantId !== undefined) res.locals.merchantAccount = matched.params.merchantId;
     const operation = handlers.get(matched.route.operationId)!;
-    try {
-      await authorizeBeforeBody(req, res, matched, operation);
-    } catch (error) {
-      answeringBeforeBody(req, res);
-      throw error;
-    }
+    await authorizeBeforeBody(req, res, matched, operation);
     res.locals.operation = operation;
     next();
   };
@@ -201,7 +196,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   // Each area's requests run as one chain (see chain.ts), and meet only their own area's
   // validator: the other would match them against all its routes for nothing.
-  const auth = [corsPreflight, authentication(store, clock), corsCheck(store, config.publicBaseUrl), authorize];
+  const auth = [corsPreflight, refusingBeforeBody(authentication(store, clock)), corsCheck(store, config.publicBaseUrl), refusingBeforeBody(authorize)];
   const body = jsonBody(config.bodyLimitBytes);
   // Each validator loads its document (dereferenced: some 150–300 ms of work) when its area is
   // first asked for, and the other area's then follows once that first answer is sent: a

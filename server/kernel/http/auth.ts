@@ -1,9 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authenticate, authenticateClientKey, type Presented } from '../auth/credentials.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_UNAUTHORIZED } from '../errors.js';
-import { answeringBeforeBody } from './refusal.js';
 import type { Caller } from './request-context.js';
 
 const PRINTABLE = /^[\x21-\x7E]{1,1024}$/;
@@ -40,7 +39,7 @@ export function presentedClientKey(req: Request): string | undefined {
  * lets it reach only client-side operations, from the credential's allowed origins.
  */
 export function authentication(store: Store, clock: Clock): RequestHandler {
-  async function authenticateRequest(req: Request, res: Response): Promise<void> {
+  return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     const clientKey = presented ? undefined : presentedClientKey(req);
     if (!presented && !clientKey) throw new ApiError(ERR_UNAUTHORIZED);
@@ -61,15 +60,6 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
     // A password (Basic authentication without a key) is found without the clock.
     if (shared && presented && !observed) await store.read((tx) => clock.refresh(tx));
     res.locals.caller = caller;
-  }
-
-  return async (req, res, next) => {
-    try {
-      await authenticateRequest(req, res);
-    } catch (error) {
-      answeringBeforeBody(req, res);
-      throw error;
-    }
     next();
   };
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 /** The longest unread body a refused request may carry for its connection to be kept. */
 const DISCARD_BYTES = 1024 * 1024;
@@ -12,7 +12,19 @@ const DISCARD_BYTES = 1024 * 1024;
  * connection closes after the answer, so that a caller who is refused cannot make the server
  * take in a large body.
  */
-export function answeringBeforeBody(req: Request, res: Response): void {
+function answeringBeforeBody(req: Request, res: Response): void {
   const chunked = req.get('transfer-encoding') !== undefined;
   if (chunked || Number(req.get('content-length') ?? 0) > DISCARD_BYTES) res.set('Connection', 'close');
+}
+
+/** A step that may refuse a request before its body is read (authentication, authorization): its refusal follows the rule above. */
+export function refusingBeforeBody(step: RequestHandler): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      await step(req, res, next);
+    } catch (error) {
+      answeringBeforeBody(req, res);
+      throw error;
+    }
+  };
 }
