@@ -12,6 +12,7 @@ import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
 import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
+import { letBodyCome } from './kernel/http/expect-continue.js';
 import { freshClock } from './kernel/http/fresh-clock.js';
 import { health } from './kernel/http/health.js';
 import { refusingBeforeBody } from './kernel/http/refusal.js';
@@ -59,9 +60,11 @@ function pathInArea(req: Request): string {
  * libraries among them) send an empty chunked body on such calls, so a chunked request is read
  * until its end or its first byte, whichever comes first.
  */
-function bodyIsEmpty(req: Request): Promise<boolean> {
+function bodyIsEmpty(req: Request, res: Response): Promise<boolean> {
   if (Number(req.get('content-length') ?? 0) > 0) return Promise.resolve(false);
   if (req.get('transfer-encoding') === undefined || req.readableEnded) return Promise.resolve(true);
+  // The caller is authorized by now; a client waiting for `100 Continue` would otherwise never send.
+  letBodyCome(req, res);
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       if (chunk.length === 0) return;
@@ -175,7 +178,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     const { credential } = caller;
     checkCaller(caller, operation);
     await store.read((tx) => checkPathScope(tx, credential, operation.scope, matched.params));
-    if (!matched.route.hasBody && !(await bodyIsEmpty(req))) throw new ApiError(ERR_UNEXPECTED_BODY);
+    if (!matched.route.hasBody && !(await bodyIsEmpty(req, res))) throw new ApiError(ERR_UNEXPECTED_BODY);
     if (matched.route.multipart && Number(req.get('content-length') ?? 0) > config.androidMaxApkBytes + uploadOverheadBytes) {
       throw new ApiError(ERR_UPLOAD_TOO_LARGE, { message: `The upload is larger than allowed: at most ${config.androidMaxApkBytes} bytes` });
     }
@@ -197,7 +200,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // Each area's requests run as one chain (see chain.ts), and meet only their own area's
   // validator: the other would match them against all its routes for nothing.
   const auth = [corsPreflight, refusingBeforeBody(authentication(store, clock)), corsCheck(store, config.publicBaseUrl), refusingBeforeBody(authorize)];
-  const body = jsonBody(config.bodyLimitBytes);
+  // The request has passed every check made before its body: a client that waits for `100 Continue` gets it now.
+  const bodyComes: RequestHandler = (req, res, next) => {
+    letBodyCome(req, res);
+    next();
+  };
+  const body = [bodyComes, ...jsonBody(config.bodyLimitBytes)];
   // Each validator loads its document (dereferenced: some 150–300 ms of work) when its area is
   // first asked for, and the other area's then follows once that first answer is sent: a
   // starting server answers its first request without loading both, and is warm for both soon
@@ -216,6 +224,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     const path = req.path;
     if (within(path, CHECKOUT_BASE)) return checkoutApi(req, res, next);
     if (within(path, MANAGEMENT_BASE)) return managementApi(req, res, next);
+    // Pages and probes take no credential: nothing to check before their body.
+    letBodyCome(req, res);
     next();
   });
 

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
 import { type Config, loadConfig } from './config.js';
+import { holdContinue } from './kernel/http/expect-continue.js';
 import { DEMO } from './seed.js';
 
 /** Where `npm run mock` listens (scripts/mock.mjs reads the same variables): both areas under the server's paths, the API reference beside checkout. */
@@ -72,15 +73,19 @@ async function main(): Promise<void> {
     const base = config.publicBaseUrl || `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
     process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), generatedKeys)}\n`);
   });
+  holdContinue(server, app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
 
   // Requests that arrive on an open keep-alive connection while stopping are served, and their
   // connection is closed after the answer.
-  server.on('request', (_req, res: { shouldKeepAlive: boolean }) => {
+  const closeAfterAnswer = (_req: unknown, res: { shouldKeepAlive: boolean }) => {
     if (stopping) res.shouldKeepAlive = false;
-  });
+  };
+  // A request that asks for `100 Continue` arrives as 'checkContinue', not 'request' (see holdContinue).
+  server.on('request', closeAfterAnswer);
+  server.on('checkContinue', closeAfterAnswer);
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -112,6 +112,44 @@ describe('Finding 2: only a company-level credential moves the sandbox clock', (
   });
 });
 
+/**
+ * One connection, written to by hand: the request's headers go first, and the test decides when
+ * (and whether) its body follows. `answers` are the raw answers received so far.
+ */
+function connection(url: URL) {
+  const socket = connect(Number(url.port), url.hostname);
+  let received = '';
+  let closed = false;
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('end', () => (closed = true));
+  socket.on('error', () => (closed = true));
+  const answers = () => received.split('HTTP/1.1 ').slice(1);
+  return {
+    socket,
+    answers,
+    closed: () => closed,
+    /** Waits until what was received matches `pattern`, or the connection's end. */
+    async received(pattern: RegExp) {
+      const deadline = Date.now() + 5000;
+      while (!pattern.test(received) && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      return received;
+    },
+    /** Waits until `count` whole answers (each ends with its JSON body) or the connection's end. */
+    async answered(count: number) {
+      const deadline = Date.now() + 5000;
+      const whole = () => answers().length === count && /\}$/.test(received);
+      while (!whole() && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // The end of a closing connection follows its answer; let it arrive.
+      if (!closed) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}
+const headOf = (url: URL, headers: Record<string, string | number>, method = 'POST') =>
+  `${method} ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
+
 describe('Finding 3: refused uploads leave no file', () => {
   let up: BoundaryServer;
   const fileOf = (size: number) => Buffer.alloc(size, 0x61);
@@ -151,38 +189,6 @@ describe('Finding 3: refused uploads leave no file', () => {
     expect(response.status).toBe(404);
     expect(listFiles(up.server.uploadDir)).toEqual([]);
   });
-
-  /**
-   * One connection, written to by hand: the request's headers go first, and the test decides when
-   * (and whether) its body follows. `answers` are the raw answers received so far.
-   */
-  function connection(url: URL) {
-    const socket = connect(Number(url.port), url.hostname);
-    let received = '';
-    let closed = false;
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('end', () => (closed = true));
-    socket.on('error', () => (closed = true));
-    const answers = () => received.split('HTTP/1.1 ').slice(1);
-    return {
-      socket,
-      answers,
-      closed: () => closed,
-      /** Waits until `count` whole answers (each ends with its JSON body) or the connection's end. */
-      async answered(count: number) {
-        const deadline = Date.now() + 5000;
-        const whole = () => answers().length === count && /\}$/.test(received);
-        while (!whole() && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-        // The end of a closing connection follows its answer; let it arrive.
-        if (!closed) await new Promise((r) => setTimeout(r, 50));
-      },
-    };
-  }
-  const headOf = (url: URL, headers: Record<string, string | number>) =>
-    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('')}\r\n`;
 
   test('When a refused upload sends its body only after the answer, then the body is discarded and the connection serves the next request', async () => {
     const key = await android('S2-TIUPLATEBODY01');
@@ -402,5 +408,76 @@ describe('A body sent to an operation that takes none', () => {
     expectManagement400((await response.json()) as Json);
     expectUnchanged(before, await bs.snapshot());
     expect(await bs.server.store.read((tx) => tx.payouts.get(created.id as string))).toBeDefined();
+  });
+});
+
+describe('A client that waits for 100 Continue before its body', () => {
+  const expect100 = { Expect: '100-continue' };
+
+  test('When a request that waits for 100 Continue is refused, then the refusal comes without it, the body is never asked for, and nothing changes', async () => {
+    const before = await bs.snapshot();
+    const url = new URL(`${bs.server.managementUrl}/companies/OtherCompany/androidApps`);
+    const client = connection(url);
+    const head = { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024, ...expect100 };
+    client.socket.write(headOf(url, head));
+    await client.answered(1);
+    client.socket.destroy();
+    expect(client.answers()).toHaveLength(1);
+    expect(client.answers()[0]).toMatch(/^404 /);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test('When a request without a key waits for 100 Continue, then the answer is 401 without it', async () => {
+    const url = new URL(`${bs.server.checkoutUrl}/paymentMethods`);
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 2, ...expect100 }));
+    await client.answered(1);
+    client.socket.destroy();
+    expect(client.answers()).toHaveLength(1);
+    expect(client.answers()[0]).toMatch(/^401 /);
+  });
+
+  test('When an authorized request waits for 100 Continue, then it comes, and the body sent after it is answered', async () => {
+    const url = new URL(`${bs.server.checkoutUrl}/paymentMethods`);
+    const body = JSON.stringify({ merchantAccount: DEMO.merchantEcom });
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json', 'Content-Length': body.length, ...expect100 }));
+    await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    // Before anything of the body is sent.
+    expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
+    client.socket.write(body);
+    await client.answered(2);
+    client.socket.destroy();
+    expect(client.answers()[1]).toMatch(/^200 /);
+    expect(client.answers()[1]).toMatch(/"paymentMethods"/);
+  });
+
+  test('When an operation without a body is called with an empty chunked body that waits for 100 Continue, then it comes and the operation answers', async () => {
+    const url = new URL(`${bs.server.managementUrl}/me`);
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'X-API-Key': COMPANY_KEY, 'Transfer-Encoding': 'chunked', ...expect100 }, 'GET'));
+    await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    // Before anything of the body is sent.
+    expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
+    client.socket.write('0\r\n\r\n');
+    await client.answered(2);
+    client.socket.destroy();
+    expect(client.answers()[0]).toBe('100 Continue\r\n\r\n');
+    expect(client.answers()[1]).toMatch(/^200 /);
+  });
+
+  test('When a hosted page is posted to by a client that waits for 100 Continue, then it comes and the form is read', async () => {
+    const url = new URL(`${bs.server.baseUrl}/hosted/3ds2/notification`);
+    const form = 'cres=eyJ0cmFuc1N0YXR1cyI6IlkifQ';
+    const client = connection(url);
+    client.socket.write(headOf(url, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': form.length, ...expect100 }));
+    await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
+    client.socket.write(form);
+    const received = await client.received(/data-cres="eyJ0cmFuc1N0YXR1cyI6IlkifQ"/);
+    client.socket.destroy();
+    expect(client.answers()[0]).toBe('100 Continue\r\n\r\n');
+    expect(received).toMatch(/HTTP\/1\.1 200 /);
+    expect(received).toMatch(/data-cres="eyJ0cmFuc1N0YXR1cyI6IlkifQ"/);
   });
 });

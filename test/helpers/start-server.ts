@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.js';
 import type { AdjustableClock } from '../../server/kernel/clock.js';
+import { holdContinue } from '../../server/kernel/http/expect-continue.js';
 import { compose } from '../../server/compose.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import type { Dispatcher } from '../../server/kernel/events/dispatcher.js';
@@ -75,6 +76,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   const server = options.https
     ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
     : app.listen(0, '127.0.0.1');
+  // As server/main.ts does.
+  holdContinue(server, app);
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = options.https ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;

@@ -1,0 +1,26 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Server as TlsServer } from 'node:https';
+
+/** Requests whose `100 Continue` the server holds back until the app lets their body come. */
+const held = new WeakSet<IncomingMessage>();
+
+/**
+ * A client that sends `Expect: 100-continue` (curl does above 1 MiB, and so do many HTTP
+ * libraries for uploads) waits for `100 Continue` before it sends its body. Node sends it at once
+ * unless the server listens for `checkContinue`; this listener holds it back, so that a request
+ * refused by authentication or authorization is answered without it. Such a client then never
+ * sends the refused body, and nothing of it reaches the server or the wire. Node closes the
+ * connection after such an answer (the client may still send the body), which costs the client
+ * a new connection, not a reset.
+ */
+export function holdContinue(server: Server | TlsServer, app: RequestListener): void {
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    held.add(req);
+    app(req, res);
+  });
+}
+
+/** The request may send its body now: sends its held `100 Continue`, once. Any other request is left as it is. */
+export function letBodyCome(req: IncomingMessage, res: ServerResponse): void {
+  if (held.delete(req)) res.writeContinue();
+}
