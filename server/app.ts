@@ -199,7 +199,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   // Each area's requests run as one chain (see chain.ts), and meet only their own area's
   // validator: the other would match them against all its routes for nothing.
-  const auth = [corsPreflight, refusingBeforeBody(authentication(store, clock)), corsCheck(store, config.publicBaseUrl), refusingBeforeBody(authorize)];
+  const auth = [
+    corsPreflight,
+    refusingBeforeBody(authentication(store, clock)),
+    refusingBeforeBody(corsCheck(store, config.publicBaseUrl)),
+    refusingBeforeBody(authorize),
+  ];
   // The request has passed every check made before its body: a client that waits for `100 Continue` gets it now.
   const bodyComes: RequestHandler = (req, res, next) => {
     letBodyCome(req, res);

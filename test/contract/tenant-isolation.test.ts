@@ -2,8 +2,8 @@
  * Tenant isolation: one test per finding of the review (idempotency keys across merchant
  * accounts, the sandbox clock, refused uploads left on disk, merchant-level credentials reaching
  * company resources), bodies sent to operations that take none, and the connection of a request
- * answered before its body is read (kept for a short body, closed for a long one). Each fails on
- * the code before its fix.
+ * answered before its body is read (kept for a short body, closed for a long one; no
+ * `100 Continue` for a refused one). Each fails on the code before its fix.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
@@ -214,6 +214,23 @@ describe('Finding 3: refused uploads leave no file', () => {
     client.socket.write(headOf(url, { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024 }));
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^401 /);
+    expect(client.answers()[0]).toMatch(/^connection: close/im);
+    expect(client.closed()).toBe(true);
+    client.socket.destroy();
+  });
+
+  test("When a request from an origin not on the credential's list declares a body over 1 MiB, then the answer is 403 and the connection closes without waiting for the body", async () => {
+    const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
+    const client = connection(url);
+    const head = {
+      'X-API-Key': COMPANY_KEY,
+      Origin: 'https://elsewhere.example',
+      'Content-Type': 'multipart/form-data; boundary=b',
+      'Content-Length': 5 * 1024 * 1024,
+    };
+    client.socket.write(headOf(url, head));
+    await client.answered(1);
+    expect(client.answers()[0]).toMatch(/^403 /);
     expect(client.answers()[0]).toMatch(/^connection: close/im);
     expect(client.closed()).toBe(true);
     client.socket.destroy();
