@@ -1,14 +1,15 @@
 /**
  * The breaking-change gate (scripts/spec-diff.mjs): each case takes the real bundled spec, makes
- * one change in memory and compares the two documents; then one run of the script itself.
+ * one change in memory and compares the two documents; then the script's runs, each in a folder of
+ * its own (a git repository with the bundles committed, or none), so that they hold in any checkout.
  */
 import { describe, expect, test } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { compareSpecs, formatResult } from '../../scripts/spec-diff.mjs';
+import { compareSpecs, formatResult, run as runGate } from '../../scripts/spec-diff.mjs';
 
 type Json = Record<string, any>;
 interface Change {
@@ -26,6 +27,7 @@ interface Result {
 }
 const compare = compareSpecs as (before: Json, after: Json, options: { area: string }) => Result;
 const format = formatResult as (result: Result) => string;
+const run = runGate as (argv: string[], io: { cwd: string; log: (line: string) => void; error: (line: string) => void }) => number;
 
 const load = (area: string): Json => JSON.parse(readFileSync(join(process.cwd(), 'generated', `${area}.json`), 'utf8')) as Json;
 const checkout = load('checkout');
@@ -147,12 +149,54 @@ describe('The breaking-change gate compares two bundled specs', () => {
 });
 
 describe('npm run spec:diff', () => {
-  test('When it runs against HEAD, then it prints a summary per area and exits 0', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(process.cwd(), 'scripts', 'spec-diff.mjs'), 'HEAD'], {
-      env: { ...process.env, NODE_OPTIONS: '' },
-    });
-    expect(stdout).toMatch(/^spec:diff: generated\/\*\.json of the working tree against HEAD/m);
-    expect(stdout).toMatch(/^checkout: OK/m);
-    expect(stdout).toMatch(/^management: OK/m);
+  /** A folder holding this project's generated/*.json, made a git repository with them committed when `committed`. */
+  function tree(committed: boolean): string {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
+    mkdirSync(join(dir, 'generated'));
+    for (const area of ['checkout', 'management']) copyFileSync(join(process.cwd(), 'generated', `${area}.json`), join(dir, 'generated', `${area}.json`));
+    if (committed) {
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+      git('init', '-q');
+      git('add', 'generated');
+      git('commit', '-q', '-m', 'baseline');
+    }
+    return dir;
+  }
+  const runIn = (cwd: string, argv: string[]) => {
+    const out: string[] = [];
+    const code = run(argv, { cwd, log: (line: string) => out.push(line), error: (line: string) => out.push(line) });
+    return { code, output: out.join('\n') };
+  };
+
+  test('When the working tree matches HEAD, then it prints a summary per area and exits 0', () => {
+    const dir = tree(true);
+    const { code, output } = runIn(dir, ['HEAD']);
+    rmSync(dir, { recursive: true, force: true });
+    expect(output).toMatch(/^spec:diff: generated\/\*\.json of the working tree against HEAD/m);
+    expect(output).toMatch(/^checkout: OK/m);
+    expect(output).toMatch(/^management: OK/m);
+    expect(code).toBe(0);
+  });
+
+  test('When the working tree removes a response property that HEAD has, then it names the area that fails and exits 1', () => {
+    const dir = tree(true);
+    const file = join(dir, 'generated', 'checkout.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    delete schemas(doc).PaymentResponse!.properties.pspReference;
+    writeFileSync(file, JSON.stringify(doc));
+    const { code, output } = runIn(dir, ['HEAD']);
+    rmSync(dir, { recursive: true, force: true });
+    expect(output).toMatch(/^checkout: FAIL/m);
+    expect(output).toMatch(/^management: OK/m);
+    expect(code).toBe(1);
+  });
+
+  test('When the tree is not a git checkout (an unpacked archive), then it says it skipped and exits 0', () => {
+    const dir = tree(false);
+    const { code, output } = runIn(dir, []);
+    rmSync(dir, { recursive: true, force: true });
+    expect(output).toMatch(/^spec:diff: skipped — not a git checkout/m);
+    expect(code).toBe(0);
   });
 });
