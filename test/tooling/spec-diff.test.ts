@@ -156,7 +156,10 @@ describe('npm run spec:diff', () => {
     for (const area of ['checkout', 'management']) copyFileSync(join(process.cwd(), 'generated', `${area}.json`), join(dir, 'generated', `${area}.json`));
     if (committed) {
       const git = (...args: string[]) =>
-        execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+        execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+          cwd: dir,
+          stdio: 'ignore',
+        });
       git('init', '-q');
       git('add', 'generated');
       git('commit', '-q', '-m', 'baseline');
