@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { freePort, kill, type RunningProcess, spawnServer, waitFor } from '../helpers/spawn-server.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
 
@@ -58,18 +58,21 @@ async function slowUpstream(): Promise<{ url: string; arrived: Promise<void>; cl
   };
 }
 
+/** A forward to the slow upstream: it stays in flight until the upstream answers. */
+const forwardBody = (upstreamUrl: string) => ({
+  merchantAccount: 'DemoMerchantECOM',
+  shopperReference: 'shutdown-shopper',
+  paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'J Smith' },
+  baseUrl: upstreamUrl,
+  request: { httpMethod: 'post', urlSuffix: '/cards', credentials: 'x', headers: {}, body: '{"n":"{{number}}"}' },
+});
+
 /** A request that stays in flight until the slow upstream answers: POST /forward to it. */
 function slowForward(baseUrl: string, upstreamUrl: string) {
   return fetch(`${baseUrl}/checkout/v71/forward`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-API-Key': COMPANY_KEY },
-    body: JSON.stringify({
-      merchantAccount: 'DemoMerchantECOM',
-      shopperReference: 'shutdown-shopper',
-      paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'J Smith' },
-      baseUrl: upstreamUrl,
-      request: { httpMethod: 'post', urlSuffix: '/cards', credentials: 'x', headers: {}, body: '{"n":"{{number}}"}' },
-    }),
+    body: JSON.stringify(forwardBody(upstreamUrl)),
   }).then(async (response) => ({ status: response.status, body: (await response.json()) as { response?: { status: number } }, at: Date.now() }));
 }
 
@@ -160,6 +163,50 @@ describe('Shutdown', () => {
       expect(at - answered.at).toBeLessThan(1000);
       expect(server.output()).not.toContain('stopping now');
     }));
+
+  test.each([
+    ['a request', {}],
+    ['a request that waits for 100 Continue', { Expect: '100-continue' }],
+  ])('When %s arrives after SIGTERM on a connection busy with a slow one, then it is answered with Connection: close', async (_what, headers) => {
+    const upstream = await slowUpstream();
+    try {
+      const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
+      running.push(server);
+      const url = new URL(server.baseUrl);
+      const socket = connect(Number(url.port), url.hostname);
+      let received = '';
+      let ended = false;
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('close', () => (ended = true));
+      socket.on('error', () => undefined);
+      const forward = JSON.stringify(forwardBody(upstream.url));
+      const head = (lines: Record<string, string | number>) =>
+        Object.entries({ Host: url.host, 'X-API-Key': COMPANY_KEY, ...lines })
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('');
+      socket.write(
+        `POST /checkout/v71/forward HTTP/1.1\r\n${head({ 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(forward) })}\r\n${forward}`,
+      );
+      await upstream.arrived;
+      const exited = exitOf(server);
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.write(`GET /management/v3/me HTTP/1.1\r\n${head(headers)}\r\n`);
+      const deadline = Date.now() + 8000;
+      while (!ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.destroy();
+      const finals = received
+        .split('HTTP/1.1 ')
+        .slice(1)
+        .filter((answer) => !answer.startsWith('100 '));
+      expect(finals.map((answer) => answer.slice(0, 3))).toEqual(['200', '200']);
+      expect(finals[1]).toMatch(/^connection: close/im);
+      expect((await exited).code).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  });
 
   test('When a second Ctrl-C comes well after the first during a slow request, then the process exits at once without waiting for it', () =>
     duringSlowForward(async ({ server, forward, exited }) => {
