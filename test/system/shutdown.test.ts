@@ -1,7 +1,8 @@
 /**
  * Signals and shutdown of the built server (node dist/server.mjs, as `npm start` runs it):
- * idle keep-alive connections are closed at once, in-flight requests finish, the process exits
- * within a second of the last one; and `npm start` passes the signal on and exits, for SIGTERM
+ * idle keep-alive connections are closed at once, in-flight requests finish, a request that
+ * arrives on a busy connection is answered with Connection: close, the process exits within a
+ * second of the last one; and `npm start` passes the signal on and exits, for SIGTERM
  * and for Ctrl-C (SIGINT to npm's whole process group, as a terminal sends it).
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
