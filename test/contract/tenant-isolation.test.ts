@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../server/kernel/auth/roles.js';
 import { DEMO } from '../../server/seed.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
 import { type BoundaryServer, changedTables, insertCredential, listFiles, rawRequest, type Snapshot, startBoundaryServer } from '../helpers/boundary.js';
+import { rawConnection, requestHead } from '../helpers/raw-connection.js';
 import { exampleCases } from './suite.js';
 
 type Json = Record<string, any>;
@@ -112,44 +112,6 @@ describe('Finding 2: only a company-level credential moves the sandbox clock', (
   });
 });
 
-/**
- * One connection, written to by hand: the request's headers go first, and the test decides when
- * (and whether) its body follows. `answers` are the raw answers received so far.
- */
-function connection(url: URL) {
-  const socket = connect(Number(url.port), url.hostname);
-  let received = '';
-  let closed = false;
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => (received += chunk));
-  socket.on('end', () => (closed = true));
-  socket.on('error', () => (closed = true));
-  const answers = () => received.split('HTTP/1.1 ').slice(1);
-  return {
-    socket,
-    answers,
-    closed: () => closed,
-    /** Waits until what was received matches `pattern`, or the connection's end. */
-    async received(pattern: RegExp) {
-      const deadline = Date.now() + 5000;
-      while (!pattern.test(received) && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      return received;
-    },
-    /** Waits until `count` whole answers (each ends with its JSON body) or the connection's end. */
-    async answered(count: number) {
-      const deadline = Date.now() + 5000;
-      const whole = () => answers().length === count && /\}$/.test(received);
-      while (!whole() && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      // The end of a closing connection follows its answer; let it arrive.
-      if (!closed) await new Promise((r) => setTimeout(r, 50));
-    },
-  };
-}
-const headOf = (url: URL, headers: Record<string, string | number>, method = 'POST') =>
-  `${method} ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('')}\r\n`;
-
 describe('Finding 3: refused uploads leave no file', () => {
   let up: BoundaryServer;
   const fileOf = (size: number) => Buffer.alloc(size, 0x61);
@@ -194,8 +156,8 @@ describe('Finding 3: refused uploads leave no file', () => {
     const key = await android('S2-TIUPLATEBODY01');
     const url = new URL(`${up.server.managementUrl}/companies/OtherCompany/androidApps`);
     const body = Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\n\r\n${'a'.repeat(500)}\r\n--b--\r\n`);
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'X-API-Key': key, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': body.length }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'X-API-Key': key, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': body.length }));
     // The answer comes before the body is sent: authorization does not wait for it.
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^404 /);
@@ -210,8 +172,8 @@ describe('Finding 3: refused uploads leave no file', () => {
 
   test('When a request without a key declares a body over 1 MiB, then the answer is 401 and the connection closes without waiting for the body', async () => {
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024 }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024 }));
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^401 /);
     expect(client.answers()[0]).toMatch(/^connection: close/im);
@@ -221,14 +183,14 @@ describe('Finding 3: refused uploads leave no file', () => {
 
   test("When a request from an origin not on the credential's list declares a body over 1 MiB, then the answer is 403 and the connection closes without waiting for the body", async () => {
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
-    const client = connection(url);
+    const client = rawConnection(url);
     const head = {
       'X-API-Key': COMPANY_KEY,
       Origin: 'https://elsewhere.example',
       'Content-Type': 'multipart/form-data; boundary=b',
       'Content-Length': 5 * 1024 * 1024,
     };
-    client.socket.write(headOf(url, head));
+    client.socket.write(requestHead(url, head));
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^403 /);
     expect(client.answers()[0]).toMatch(/^connection: close/im);
@@ -238,12 +200,12 @@ describe('Finding 3: refused uploads leave no file', () => {
 
   test('When a request without a key sends a short body after the answer, then the answer is 401 and the connection is kept', async () => {
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 2 }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'Content-Type': 'application/json', 'Content-Length': 2 }));
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^401 /);
     client.socket.write('{}');
-    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 0 }));
+    client.socket.write(requestHead(url, { 'Content-Type': 'application/json', 'Content-Length': 0 }));
     await client.answered(2);
     expect(client.closed()).toBe(false);
     client.socket.destroy();
@@ -434,9 +396,9 @@ describe('A client that waits for 100 Continue before its body', () => {
   test('When a request that waits for 100 Continue is refused, then the refusal comes without it, the body is never asked for, and nothing changes', async () => {
     const before = await bs.snapshot();
     const url = new URL(`${bs.server.managementUrl}/companies/OtherCompany/androidApps`);
-    const client = connection(url);
+    const client = rawConnection(url);
     const head = { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024, ...expect100 };
-    client.socket.write(headOf(url, head));
+    client.socket.write(requestHead(url, head));
     await client.answered(1);
     client.socket.destroy();
     expect(client.answers()).toHaveLength(1);
@@ -446,8 +408,8 @@ describe('A client that waits for 100 Continue before its body', () => {
 
   test('When a request without a key waits for 100 Continue, then the answer is 401 without it', async () => {
     const url = new URL(`${bs.server.checkoutUrl}/paymentMethods`);
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'Content-Type': 'application/json', 'Content-Length': 2, ...expect100 }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'Content-Type': 'application/json', 'Content-Length': 2, ...expect100 }));
     await client.answered(1);
     client.socket.destroy();
     expect(client.answers()).toHaveLength(1);
@@ -457,8 +419,8 @@ describe('A client that waits for 100 Continue before its body', () => {
   test('When an authorized request waits for 100 Continue, then it comes, and the body sent after it is answered', async () => {
     const url = new URL(`${bs.server.checkoutUrl}/paymentMethods`);
     const body = JSON.stringify({ merchantAccount: DEMO.merchantEcom });
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json', 'Content-Length': body.length, ...expect100 }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'X-API-Key': COMPANY_KEY, 'Content-Type': 'application/json', 'Content-Length': body.length, ...expect100 }));
     await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     // Before anything of the body is sent.
     expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
@@ -471,8 +433,8 @@ describe('A client that waits for 100 Continue before its body', () => {
 
   test('When an operation without a body is called with an empty chunked body that waits for 100 Continue, then it comes and the operation answers', async () => {
     const url = new URL(`${bs.server.managementUrl}/me`);
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'X-API-Key': COMPANY_KEY, 'Transfer-Encoding': 'chunked', ...expect100 }, 'GET'));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'X-API-Key': COMPANY_KEY, 'Transfer-Encoding': 'chunked', ...expect100 }, 'GET'));
     await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     // Before anything of the body is sent.
     expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
@@ -486,8 +448,8 @@ describe('A client that waits for 100 Continue before its body', () => {
   test('When a hosted page is posted to by a client that waits for 100 Continue, then it comes and the form is read', async () => {
     const url = new URL(`${bs.server.baseUrl}/hosted/3ds2/notification`);
     const form = 'cres=eyJ0cmFuc1N0YXR1cyI6IlkifQ';
-    const client = connection(url);
-    client.socket.write(headOf(url, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': form.length, ...expect100 }));
+    const client = rawConnection(url);
+    client.socket.write(requestHead(url, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': form.length, ...expect100 }));
     await client.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     expect(client.answers()).toEqual(['100 Continue\r\n\r\n']);
     client.socket.write(form);

@@ -8,9 +8,10 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { freePort, kill, type RunningProcess, spawnServer, waitFor } from '../helpers/spawn-server.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
+import { rawConnection, requestHead } from '../helpers/raw-connection.js';
 
 const env = {
   DATABASE_PATH: ':memory:',
@@ -174,33 +175,21 @@ describe('Shutdown', () => {
       const server = await spawnServer({ ...env, FORWARD_TIMEOUT_MS: '10000' });
       running.push(server);
       const url = new URL(server.baseUrl);
-      const socket = connect(Number(url.port), url.hostname);
-      let received = '';
-      let ended = false;
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => (received += chunk));
-      socket.on('close', () => (ended = true));
-      socket.on('error', () => undefined);
+      const client = rawConnection(url);
       const forward = JSON.stringify(forwardBody(upstream.url));
-      const head = (lines: Record<string, string | number>) =>
-        Object.entries({ Host: url.host, 'X-API-Key': COMPANY_KEY, ...lines })
-          .map(([name, value]) => `${name}: ${value}\r\n`)
-          .join('');
-      socket.write(
-        `POST /checkout/v71/forward HTTP/1.1\r\n${head({ 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(forward) })}\r\n${forward}`,
+      const auth = { 'X-API-Key': COMPANY_KEY };
+      client.socket.write(
+        requestHead(new URL('/checkout/v71/forward', url), { ...auth, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(forward) }) +
+          forward,
       );
       await upstream.arrived;
       const exited = exitOf(server);
       server.child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      socket.write(`GET /management/v3/me HTTP/1.1\r\n${head(headers)}\r\n`);
-      const deadline = Date.now() + 8000;
-      while (!ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      socket.destroy();
-      const finals = received
-        .split('HTTP/1.1 ')
-        .slice(1)
-        .filter((answer) => !answer.startsWith('100 '));
+      client.socket.write(requestHead(new URL('/management/v3/me', url), { ...auth, ...headers }, 'GET'));
+      await client.ended(8000);
+      client.socket.destroy();
+      const finals = client.answers().filter((answer) => !answer.startsWith('100 '));
       expect(finals.map((answer) => answer.slice(0, 3))).toEqual(['200', '200']);
       expect(finals[1]).toMatch(/^connection: close/im);
       expect((await exited).code).toBe(0);
