@@ -73,19 +73,17 @@ async function main(): Promise<void> {
     const base = config.publicBaseUrl || `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
     process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), generatedKeys)}\n`);
   });
-  holdContinue(server, app);
+  holdContinue(server);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
 
   // Requests that arrive on an open keep-alive connection while stopping are served, and their
   // connection is closed after the answer.
-  const closeAfterAnswer = (_req: unknown, res: { shouldKeepAlive: boolean }) => {
+  // (Requests that ask for `100 Continue` come here too: holdContinue passes them on as 'request'.)
+  server.on('request', (_req, res: { shouldKeepAlive: boolean }) => {
     if (stopping) res.shouldKeepAlive = false;
-  };
-  // A request that asks for `100 Continue` arrives as 'checkContinue', not 'request' (see holdContinue).
-  server.on('request', closeAfterAnswer);
-  server.on('checkContinue', closeAfterAnswer);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

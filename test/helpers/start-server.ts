@@ -77,7 +77,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
     ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
     : app.listen(0, '127.0.0.1');
   // As server/main.ts does.
-  holdContinue(server, app);
+  holdContinue(server);
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = options.https ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Server as TlsServer } from 'node:https';
 
 /** Requests whose `100 Continue` the server holds back until the app lets their body come. */
@@ -11,12 +11,13 @@ const held = new WeakSet<IncomingMessage>();
  * refused by authentication or authorization is answered without it. Such a client then never
  * sends the refused body, and nothing of it reaches the server or the wire. Node closes the
  * connection after such an answer (the client may still send the body), which costs the client
- * a new connection, not a reset.
+ * a new connection, not a reset. The request then goes on as any other, to the server's
+ * 'request' listeners (the app, and whatever else listens there).
  */
-export function holdContinue(server: Server | TlsServer, app: RequestListener): void {
+export function holdContinue(server: Server | TlsServer): void {
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     held.add(req);
-    app(req, res);
+    server.emit('request', req, res);
   });
 }
 
