@@ -13,14 +13,16 @@
 // express-openapi-validator through its module objects, which works inside the bundle as in
 // node_modules; test/system/banner.test.ts runs this file.
 import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
 
 const INSIDE = ['kysely', 'express', 'express-openapi-validator', 'cors'];
 const OUTSIDE = ['better-sqlite3', 'pg', 'pino', 'pino-http', 'pino-pretty', 'prom-client', 'yauzl', 'micromark', '@scalar/api-reference'];
 const named = (list, path) => list.some((name) => path === name || path.startsWith(`${name}/`));
 
-await build({
+const { outputFiles } = await build({
   entryPoints: ['dist/server/main.js'],
   outfile: 'dist/server.mjs',
+  write: false,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -41,3 +43,15 @@ await build({
     },
   ],
 });
+
+// Only ASCII, comments included. esbuild escapes non-ASCII characters in strings and identifiers
+// (`charset: 'ascii'`, its default) but copies comments as they are, and some packages inside have
+// typographic quotes in theirs. One such character makes V8 hold the whole 4 MB source as a
+// two-byte string: Node's loader then took ~27 ms to decode the file, against a few ms for ASCII,
+// before compiling it (bench/cold-start.mjs; README, Performance). What is left outside ASCII can
+// only be in a comment, so it is written there as its code point.
+const [bundle] = outputFiles;
+writeFileSync(
+  bundle.path,
+  bundle.text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
+);
