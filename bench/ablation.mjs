@@ -53,8 +53,8 @@ try {
   // AB_SCENARIOS may have measured only some of them.
   for (const [scenario, target] of Object.entries(TARGETS).filter(([scenario]) => results.reference[scenario])) {
     const [r, f, w, c] = [cpu('reference', scenario), cpu(builds.frame, scenario), cpu(builds.write, scenario), cpu(builds.full, scenario)];
-    // A replay sends the authorise scenario's request again: in `frame` and `write` that request gets
-    // the fixed answer (and, in `write`, one more durable row), so their replay row is authorise's frame.
+    // A replay sends the authorise scenario's request again, which `frame` and `write` answer as they
+    // answer authorise: its frame is that request's frame, and a replay writes nothing of its own.
     const writes = { list: '(none: a read)', replay: '(none: the stored answer is read)' }[scenario] ?? (w - f).toFixed(0);
     lines.push(
       `| ${scenario} | ${r.toFixed(0)} | ${f.toFixed(0)} | ${w.toFixed(0)} | ${c.toFixed(0)} | ${(c - f).toFixed(0)} | ${writes} | ${(r / target - f).toFixed(0)} (≥ ${target} ×) | ${(rps(builds.full, scenario) / rps('reference', scenario)).toFixed(2)} |`,
