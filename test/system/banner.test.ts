@@ -71,6 +71,15 @@ describe('Start banner', () => {
     expect(await answers(`${server.baseUrl}/docs`, COMPANY_KEY)).toMatchObject({ type: 'text/html' });
   });
 
+  test('When the built server has answered both areas, then its metrics report every replaced validator internal in place', async () => {
+    // The bundle (dist/server.mjs) holds express-openapi-validator; validator.ts replaces its internals
+    // through module objects, which a bundler could lay out differently from node_modules.
+    for (const area of ['/checkout/v71', '/management/v3']) expect(await answers(`${server.baseUrl}${area}`, COMPANY_KEY)).toMatchObject({ status: 200 });
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const parts = [...metrics.matchAll(/^request_validator_fast_path\{part="(\w+)"\} (\d+)$/gm)].map(([, part, value]) => [part, Number(value)]);
+    expect(Object.fromEntries(parts)).toEqual({ routeLookup: 1, slimDocument: 1, skippedSpecValidation: 1, slimAjv: 1, ownDereference: 1 });
+  });
+
   test("When the mock runs, then the banner lists its areas and its API reference on the mock's ports, and each answers", async () => {
     const mockBase = { checkout: `http://127.0.0.1:${ports.checkout}`, management: `http://127.0.0.1:${ports.management}` };
     const listed = urlsOf(server.output()).filter((url) => url.startsWith(`${mockBase.checkout}/`) || url.startsWith(`${mockBase.management}/`));

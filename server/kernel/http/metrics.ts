@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { validatorFastPath } from './validator.js';
 
 export interface MetricsSources {
   /** Deliveries waiting in the outbox (read at each scrape). */
@@ -52,6 +53,18 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         if (pendingDeliveries) this.set(await pendingDeliveries());
+      },
+    });
+    // validator.ts replaces internals of express-openapi-validator; where a new version of it (or of
+    // the bundler) moves them, the server silently takes the library's slower paths, answering the
+    // same. This makes that visible where an operator looks: 0 for a part that is not in place.
+    new Gauge({
+      name: 'request_validator_fast_path',
+      help: "Whether each of the request validator's replaced internals is in place (1) or the library's own path runs (0), by part",
+      labelNames: ['part'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [part, inPlace] of Object.entries(validatorFastPath)) this.set({ part }, inPlace ? 1 : 0);
       },
     });
   }
