@@ -76,7 +76,7 @@ describe('Start banner', () => {
     // through module objects, which a bundler could lay out differently from node_modules.
     for (const area of ['/checkout/v71', '/management/v3']) expect(await answers(`${server.baseUrl}${area}`, COMPANY_KEY)).toMatchObject({ status: 200 });
     const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    const parts = [...metrics.matchAll(/^request_validator_fast_path\{part="(\w+)"\} (\d+)$/gm)].map(([, part, value]) => [part, Number(value)]);
+    const parts = [...metrics.matchAll(/^openapi_validator_fast_path\{part="(\w+)"\} (\d+)$/gm)].map(([, part, value]) => [part, Number(value)]);
     expect(Object.fromEntries(parts)).toEqual({ routeLookup: 1, slimDocument: 1, skippedSpecValidation: 1, slimAjv: 1, ownDereference: 1 });
   });
 

@@ -59,8 +59,8 @@ export class Metrics {
     // the bundler) moves them, the server silently takes the library's slower paths, answering the
     // same. This makes that visible where an operator looks: 0 for a part that is not in place.
     new Gauge({
-      name: 'request_validator_fast_path',
-      help: "Whether each of the request validator's replaced internals is in place (1) or the library's own path runs (0), by part",
+      name: 'openapi_validator_fast_path',
+      help: "Whether each internal of express-openapi-validator (request and response validation) that the server replaces is in place (1) or the library's own, slower path runs (0), by part",
       labelNames: ['part'] as const,
       registers: [this.registry],
       collect() {
