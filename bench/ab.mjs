@@ -11,7 +11,7 @@
 //   AB_ROUNDS (5), AB_SECONDS (5), AB_WARMUP (2), AB_SCENARIOS (authorise,capture,list,replay),
 //   AB_CONNECTIONS (10: as `npm run bench`; 1 shows a round trip saved, with no queueing to hide it),
 //   AB_ENV (JSON: extra environment for the servers), AB_CPU_PROF (a folder: the last round's
-//   servers write a --cpu-prof profile there).
+//   servers write a --cpu-prof profile there), AB_NODE_ARGS (flags for the servers' node).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,12 +33,14 @@ const SCENARIOS = (process.env.AB_SCENARIOS ?? 'authorise,capture,list,replay').
 const EXTRA_ENV = JSON.parse(process.env.AB_ENV ?? '{}');
 const PROFILE_DIR = process.env.AB_CPU_PROF;
 const ADMIN_URL = process.env.AB_DATABASE_URL;
+// Node or V8 flags for every server (NODE_OPTIONS takes only some V8 flags), e.g. --no-turbo-inlining to see inlined frames in a profile.
+const NODE_ARGS = (process.env.AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const POOL = 60_000;
 
 async function startServer(build, db, profile) {
   const port = await freePort();
   const entry = build === REFERENCE ? [join(here, 'reference-servers.mjs'), 'validator', String(port)] : [join(build, 'dist', 'server', 'main.js')];
-  const args = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...entry];
+  const args = [...NODE_ARGS, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...entry];
   const child = spawn('taskset', ['-c', '0', process.execPath, ...args], {
     cwd: build === REFERENCE ? here : build,
     env: {
