@@ -68,7 +68,9 @@ describe('POST /companies/{companyId}/apiCredentials', () => {
     expect(read.data).toMatchObject({ id: created.id, clientKey: created.clientKey });
     expect(JSON.stringify(read.data)).not.toContain(created.apiKey);
     expect(JSON.stringify(read.data)).not.toContain(created.password);
-    const list = await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId } } });
+    // A page large enough to hold the new credential (ids are random, and the default page is 10).
+    const list = await server.management.GET('/companies/{companyId}/apiCredentials', { params: { path: { companyId }, query: { pageSize: 100 } } });
+    expect(list.data?.data?.map((c) => c.id)).toContain(created.id);
     expect(JSON.stringify(list.data)).not.toContain(created.password);
 
     const stored = await server.store.read(async (tx) => ({
@@ -189,7 +191,9 @@ describe('POST /merchants/{merchantId}/apiCredentials', () => {
     const checkout = createCheckoutClient({ baseUrl: server.checkoutUrl, apiKey: created.apiKey });
     expect((await checkout.POST('/payments', { body: buildPaymentRequest() })).response.status).toBe(200);
     expect((await checkout.POST('/payments', { body: buildPaymentRequest({ merchantAccount: pos }) })).error).toMatchObject({ status: 403, errorCode: '901' });
-    const listed = await server.management.GET('/merchants/{merchantId}/apiCredentials', { params: { path: { merchantId: ecom } } });
+    // Other tests in this file create credentials for the same merchant account: with random ids and
+    // the default page of 10, the new one may sort onto the second page.
+    const listed = await server.management.GET('/merchants/{merchantId}/apiCredentials', { params: { path: { merchantId: ecom }, query: { pageSize: 100 } } });
     expect(listed.data?.data?.map((c) => c.id)).toContain(created.id);
   });
 
