@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { fixed } from './reference-answers.mjs';
 
 const [kind, port] = process.argv.slice(2);
+// Ended with SIGINT by bench/ab.mjs: exiting (rather than being killed) lets --cpu-prof write its profile.
+process.on('SIGINT', () => process.exit(0));
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 if (kind === 'http') {
