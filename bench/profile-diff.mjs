@@ -8,20 +8,19 @@
 // B − A. Meant for two builds measured by the same ab.mjs round (AB_CPU_PROF), e.g. the ablation's
 // `write` and `full`: B − A is what the operation does beyond one durable write, by function.
 // Shares are sampling estimates (a sample every ~1 ms); rows under a few µs are noise.
-import { readProfile, tally } from './profiles.mjs';
+import { samplesFrom, tally } from './profiles.mjs';
 
 const [fileA, cpuA, fileB, cpuB, countArg = '40'] = process.argv.slice(2);
 if (!fileB || !Number(cpuA) || !Number(cpuB)) {
   throw new Error('usage: node bench/profile-diff.mjs <A.cpuprofile> <A µs/request> <B.cpuprofile> <B µs/request> [count]');
 }
-const from = Number(process.env.PROFILE_FROM ?? 3) * 1e6;
-
 /** µs per request per key of each tally: busy samples only, so the process's idle time is not spread over functions. */
 function perRequest(file, cpu) {
-  const busy = readProfile(file).samples.filter((s) => s.at >= from && s.stack[0].callFrame.functionName !== '(idle)');
+  const { samples, from } = samplesFrom(file, 3);
+  const busy = samples.filter((s) => s.stack[0].callFrame.functionName !== '(idle)');
   const { self, byOrigin } = tally(busy);
   const scale = (map) => new Map([...map].map(([key, n]) => [key, (n / busy.length) * cpu]));
-  return { self: scale(self), byOrigin: scale(byOrigin), samples: busy.length };
+  return { self: scale(self), byOrigin: scale(byOrigin), samples: busy.length, from };
 }
 
 const a = perRequest(fileA, Number(cpuA));
@@ -33,7 +32,7 @@ const table = (title, ma, mb) => {
   return [title, '     A      B  B − A', ...rows.slice(0, Number(countArg)).map(([key, va, vb]) => `${num(va)} ${num(vb)} ${num(vb - va)}  ${key}`)];
 };
 const out = [
-  `A: ${fileA}, ${a.samples} busy samples, ${cpuA} µs/request; B: ${fileB}, ${b.samples} busy samples, ${cpuB} µs/request (after ${from / 1e6} s)`,
+  `A: ${fileA}, ${a.samples} busy samples, ${cpuA} µs/request; B: ${fileB}, ${b.samples} busy samples, ${cpuB} µs/request (after ${a.from} s)`,
   ...table('self, µs per request:', a.self, b.self),
   ...table('self by package or module, µs per request:', a.byOrigin, b.byOrigin),
 ];

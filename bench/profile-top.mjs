@@ -3,18 +3,16 @@
 // Prints the share of samples per function by self time (where the time is spent), then the
 // inclusive share (the function and all it calls) of the functions named after the count, and the
 // self time per package or module (node_modules package, `node:` module, or folder of dist/).
-import { readProfile, tally } from './profiles.mjs';
+import { samplesFrom, tally } from './profiles.mjs';
 
 const [file, countArg = '25', ...named] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/profile-top.mjs <file.cpuprofile> [count] [function name…]');
-// PROFILE_FROM (seconds): leave out the samples before it (the server's start and the warm-up).
-const from = Number(process.env.PROFILE_FROM ?? 0) * 1e6;
-const { samples: all, seconds } = readProfile(file);
-const samples = all.filter((s) => s.at >= from);
+// PROFILE_FROM (seconds, 0 by default): leave out the samples before it (the server's start and the warm-up).
+const { samples, all, seconds } = samplesFrom(file, 0);
 const { self, inclusive, byOrigin } = tally(samples);
 const total = samples.length;
 const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)} %`;
-const out = [`${total} samples (of ${all.length}; ${seconds.toFixed(1)} s)`, 'self:'];
+const out = [`${total} samples (of ${all}; ${seconds.toFixed(1)} s)`, 'self:'];
 for (const [l, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(countArg))) out.push(`${pct(n)}  ${l}`);
 out.push('self, by package or module:');
 for (const [o, n] of [...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, Number(countArg))) out.push(`${pct(n)}  ${o}`);

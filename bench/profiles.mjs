@@ -28,11 +28,26 @@ export function readProfile(file) {
   return { samples, seconds: (profile.endTime - profile.startTime) / 1e6 };
 }
 
-/** A frame as `function file:line`. */
+/**
+ * The samples of a profile from PROFILE_FROM seconds on (`defaultSeconds` when it is not set): the
+ * server's start and warm-up can be left out. `all` counts every sample, `from` is in seconds.
+ */
+export function samplesFrom(file, defaultSeconds) {
+  const from = Number(process.env.PROFILE_FROM ?? defaultSeconds);
+  const { samples: all, seconds } = readProfile(file);
+  return { samples: all.filter((s) => s.at >= from * 1e6), all: all.length, seconds, from };
+}
+
+const labels = new WeakMap();
+/** A frame as `function file:line` (made once per frame: every sample's stack asks again). */
 export function label(node) {
-  const f = node.callFrame;
-  const where = f.url ? `${basename(f.url)}:${f.lineNumber + 1}` : '';
-  return `${f.functionName || '(anonymous)'} ${where}`.trim();
+  let text = labels.get(node);
+  if (text === undefined) {
+    const f = node.callFrame;
+    const where = f.url ? `${basename(f.url)}:${f.lineNumber + 1}` : '';
+    labels.set(node, (text = `${f.functionName || '(anonymous)'} ${where}`.trim()));
+  }
+  return text;
 }
 
 /** Where a frame's code comes from: which dependency, which of Node's modules, or which of our folders. */
