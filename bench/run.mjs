@@ -394,7 +394,7 @@ function report(results) {
     ['authorise / (Express 5 + validator)', ratio(s.authorise.rps, r.validator.post.rps), '>= 0.8'],
     ['capture / (Express 5 + validator)', ratio(s.capture.rps, r.validator.capture.rps), '>= 0.8'],
     ['list / (Express 5 + validator)', ratio(s.list.rps, r.validator.get.rps), '>= 0.9'],
-    // #17: "list and replay >= 0.9 x". A replay answers the stored response, so its reference is the
+    // The target is "list and replay >= 0.9 x". A replay answers the stored response, so its reference is the
     // same fixed-JSON POST that authorise is measured against.
     ['replay / (Express 5 + validator)', ratio(s.replay.rps, r.validator.post.rps), '>= 0.9'],
     ['authorise / Prism', ratio(s.authorise.rps, r.prism.post.rps), '>= 2'],

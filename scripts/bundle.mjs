@@ -48,7 +48,7 @@ const { outputFiles } = await build({
 // (`charset: 'ascii'`, its default) but copies comments as they are, and some packages inside have
 // typographic quotes in theirs. One such character makes V8 hold the whole 4 MB source as a
 // two-byte string: Node's loader then took 27 ms to decode the file before compiling it, against 13
-// once ASCII (README, Performance, stop 32). What is left outside ASCII can only be in a comment,
+// once ASCII (docs/performance.md, cold start). What is left outside ASCII can only be in a comment,
 // so it is written there as its code point.
 const [bundle] = outputFiles;
 writeFileSync(

@@ -128,7 +128,7 @@ export async function seedDemoData(store: Store, now: Date, keys: { company?: st
       }),
     );
     // Terminals are not made through the API (a sandbox has no devices to board): these two are the
-    // demo's; POST /sandbox/terminals boards more (see README).
+    // demo's; POST /sandbox/terminals boards more (see docs/sandbox-test-data.md).
     const terminal = (id: string, storeId: string, model: string): Terminal => ({
       id,
       companyId: DEMO.companyId,

@@ -129,7 +129,7 @@ export class Commands {
           const body = await work(tx, caller, req);
           // The last statement is sent now and not waited for: COMMIT follows it at once instead of
           // a round trip later (authorise on PostgreSQL: six round trips to five, about 5 % more per
-          // second; README, Performance). A failure of it still fails the transaction: the pipelined
+          // second; docs/performance.md). A failure of it still fails the transaction: the pipelined
           // connection reports it with COMMIT's answer (test/store/postgres-store.test.ts).
           // `complete` must send before it returns; one sent a turn later would be refused once
           // COMMIT is on its way, leaving the key in progress (the idempotency tests then fail).

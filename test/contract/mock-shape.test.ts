@@ -90,7 +90,7 @@ describe('The mock (npm run mock)', () => {
   });
 
   test('When a body holds strings that Prism 5.14.2 could not log (braces and brackets inside an array), then the mock answers it and keeps answering', async () => {
-    // "a}b[c:" made Prism's CLI log pipe (jsonrepair) throw and the mock exit: CI run of stop 21.
+    // "a}b[c:" made Prism's CLI log pipe (jsonrepair) throw and the mock exit, as a CI run once showed.
     const tricky = await fetch(`http://127.0.0.1:${ports.checkout}/checkout/v71/paymentMethods`, {
       method: 'POST',
       headers,

@@ -36,8 +36,8 @@ export async function recordedEvents(server: TestServer, pspReference: string, m
 }
 
 /**
- * A test card of each brand /paymentMethods can list in `scheme.brands` (the README's card
- * table), and the brand the payment then names: a variant (Cartes Bancaires, debit, V PAY,
+ * A test card of each brand /paymentMethods can list in `scheme.brands` (the card table of
+ * docs/sandbox-test-data.md), and the brand the payment then names: a variant (Cartes Bancaires, debit, V PAY,
  * Maestro USA) is paid on its network.
  */
 export const TEST_CARD_OF_BRAND: Readonly<Record<string, { number: string; paidAs: string }>> = {
@@ -76,7 +76,7 @@ const GIFT_CARDS: Readonly<Record<string, { number: string; pin: string; currenc
 };
 
 /**
- * The test data of an entry of /paymentMethods (the README's tables): one payment per card brand,
+ * The test data of an entry of /paymentMethods (docs/sandbox-test-data.md's tables): one payment per card brand,
  * per PayPal subtype, otherwise one. Empty for an entry without test data, which a test treats as
  * a method offered that cannot be paid.
  */

@@ -101,7 +101,7 @@ function decrypt(field: string, value: string | undefined): string | undefined {
   return value.slice('test_'.length);
 }
 
-/** Reads, checks and brands the card of a payment request (raw fields or `test_`-prefixed encrypted ones; see the README's test data). */
+/** Reads, checks and brands the card of a payment request (raw fields or `test_`-prefixed encrypted ones; see docs/sandbox-test-data.md). */
 export function readCard(input: CardInput): Card {
   const rawNumber = input.number ?? decrypt('encryptedCardNumber', input.encryptedCardNumber);
   const month = input.expiryMonth ?? decrypt('encryptedExpiryMonth', input.encryptedExpiryMonth);

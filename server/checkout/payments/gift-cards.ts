@@ -2,7 +2,7 @@ import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 
 /**
- * The sandbox's gift cards: fixed numbers, PINs and starting balances (the README lists them).
+ * The sandbox's gift cards: fixed numbers, PINs and starting balances (docs/sandbox-test-data.md lists them).
  * A card's balance is its starting balance less what authorised, uncancelled payments with it
  * took (refunds give back), counted per company: one company's payments never spend another's
  * card. Gift card numbers are not card numbers (no Luhn check, no brand ranges): the provider

@@ -57,6 +57,6 @@ export function cardOfWalletToken(token: string, network?: string): WalletCard {
   return { number: NETWORK_CARDS[(network ?? 'VISA').toUpperCase()] ?? NETWORK_CARDS.VISA!, ...DEFAULT_EXPIRY };
 }
 
-/** A test token for a card (what the README documents): base64 of its JSON. */
+/** A test token for a card (what docs/sandbox-test-data.md documents): base64 of its JSON. */
 export const testWalletToken = (card: { number: string; expiryMonth?: string; expiryYear?: string; holderName?: string }): string =>
   Buffer.from(JSON.stringify(card)).toString('base64');

@@ -18,7 +18,7 @@ const SMALL_SCREEN: LogoLimit = { width: 480, height: 480 };
 /**
  * Our limits per model: Adyen shows its own only in its Customer Area, so these are chosen to fit
  * each model's screen (Castles Android terminals, Verifone terminals with a 4 to 7 inch screen, and
- * the smaller ones) and documented in the README.
+ * the smaller ones) and documented in docs/features-and-limitations.md.
  */
 export const LOGO_LIMITS: Record<LogoModel, LogoLimit> = {
   S1E: ANDROID,
