@@ -161,7 +161,8 @@ export async function capturePayment(ctx: Context, pspReference: string, input: 
 /** Refund: all refunds together never exceed what was captured. */
 export async function refundPayment(ctx: Context, pspReference: string, input: AmountModificationInput): Promise<ModificationOutcome> {
   const payment = await paymentToModify(ctx, pspReference, input.merchantAccount);
-  if (payment.resultCode !== 'Authorised' || payment.capturedValue === 0) throw new ApiError(ERR_NOTHING_CAPTURED);
+  // A cancelled payment takes no refund, whatever its amounts say (the database also refuses a row both cancelled and captured).
+  if (payment.resultCode !== 'Authorised' || payment.cancelled || payment.capturedValue === 0) throw new ApiError(ERR_NOTHING_CAPTURED);
   assertAmount(input.amount, payment);
   const refundable = payment.capturedValue - payment.refundedValue;
   if (input.amount.value > refundable) {
@@ -186,7 +187,10 @@ export async function cancelPayment(ctx: Context, pspReference: string, input: M
 /** Cancel by merchant reference (POST /cancels): the latest payment with that reference. */
 export async function cancelPaymentByReference(ctx: Context, input: ModificationInput & { paymentReference: string }): Promise<ModificationOutcome> {
   await requireMerchantAccount(ctx.tx, ctx.credential, input.merchantAccount);
-  const found = await ctx.tx.payments.latestByReference(input.merchantAccount, input.paymentReference);
+  const latest = await ctx.tx.payments.latestByReference(input.merchantAccount, input.paymentReference);
+  // Found by reference, then read again locked: the cancel is decided on the row as it is now,
+  // not on a copy a concurrent capture may have changed since.
+  const found = latest && (await ctx.tx.payments.getForUpdate(latest.pspReference));
   if (!found) throw new ApiError(ERR_PAYMENT_NOT_FOUND, { message: `No payment with reference '${input.paymentReference}' for this merchant account` });
   return cancel(ctx, await settleDueCapture(ctx.tx, ctx.now, found), 'technicalCancel', input);
 }

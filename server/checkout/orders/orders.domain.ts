@@ -144,7 +144,8 @@ export async function cancelOrder(tx: Tx, now: Date, credential: Credential, inp
 /** Closes an order that was not paid in full: its authorised partial payments are given back. */
 async function closeUnpaid(tx: Tx, now: Date, order: Order, additionalData: Record<string, string>): Promise<void> {
   await tx.orders.update({ ...order, status: 'cancelled' });
-  for (const payment of await tx.payments.ofOrder(order.pspReference)) {
+  // Locked: a capture or refund of one of them that commits meanwhile is seen, not written over.
+  for (const payment of await tx.payments.ofOrderForUpdate(order.pspReference)) {
     await unwind(tx, now, payment, additionalData);
   }
 }

@@ -117,11 +117,16 @@ export interface SessionStep {
   sessionResult: string;
 }
 
-/** The session a client-side call names, when the credential reaches it and the session data is its own. */
+/**
+ * The session a client-side call names, when the credential reaches it and the session data is its
+ * own, read locked: a session's payments and their steps run one at a time, so two payments sent
+ * at once on two instances cannot both find the session unpaid.
+ */
 async function sessionOfData(tx: Tx, credential: Credential, id: string, sessionData: string, mac: Mac): Promise<CheckoutSession> {
   const session = await visibleSession(tx, credential, id);
   if (opened('session', sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
-  return session;
+  // Locked once the caller is known to reach it.
+  return (await tx.sessions.getForUpdate(id)) ?? session;
 }
 
 /** POST /sessions/{id}/payments: a payment with the session's amount and reference, while the session is open. */

@@ -91,7 +91,8 @@ export async function listTokens(tx: Tx, credential: Credential, merchantAccount
 export async function deleteToken(tx: Tx, credential: Credential, merchantAccount: string, shopperReference: string, id: string): Promise<void> {
   await requireMerchantAccount(tx, credential, merchantAccount);
   const token = await tokenOf(tx, merchantAccount, shopperReference, id);
-  await tx.storedMethods.delete(token.id);
+  // Conditional on the row still being there: of two deletes at once, the second is told it is gone.
+  if (!(await tx.storedMethods.delete(token.id))) throw new ApiError(ERR_TOKEN_NOT_FOUND);
 }
 
 /** The card of a token, for a payment or a forward. The number leaves the vault only here. */

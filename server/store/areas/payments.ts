@@ -152,7 +152,12 @@ export function paymentsStore(db: Db) {
           .limit(1),
       ),
     byPaymentData: (paymentData: string) => one(payments().where('payment_data', '=', paymentData)),
-    ofOrder: async (orderPspReference: string) => (await inOrder(payments().where('order_psp_reference', '=', orderPspReference)).execute()).map(fromRow),
+    /**
+     * An order's payments read to change them (cancelling or expiring the order unwinds them):
+     * locked, in the order they were made, until the transaction ends.
+     */
+    ofOrderForUpdate: async (orderPspReference: string) =>
+      (await forUpdate(db, inOrder(payments().where('order_psp_reference', '=', orderPspReference))).execute()).map(fromRow),
     ofSession: async (sessionId: string) => (await inOrder(payments().where('session_id', '=', sessionId)).execute()).map(fromRow),
     /**
      * Writes the payment. Given the payment as it was read (`before`), only the columns that differ

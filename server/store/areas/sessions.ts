@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { jsonText, parsed } from '../codec.js';
-import type { Db } from '../db.js';
+import { type Db, forUpdate } from '../db.js';
 import type { CheckoutSessionsTable } from '../tables/checkout.js';
 import type { CheckoutSession } from '../records/checkout.js';
 
@@ -33,6 +33,11 @@ export function sessionsStore(db: Db) {
     insert: async (session: CheckoutSession): Promise<void> => void (await q.insertInto('checkout_sessions').values(toRow(session)).execute()),
     get: async (id: string): Promise<CheckoutSession | undefined> => {
       const row = await q.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && fromRow(row);
+    },
+    /** Reads a session to pay in it: locked until the transaction ends, so its payments are made one at a time (see db.ts forUpdate). */
+    getForUpdate: async (id: string): Promise<CheckoutSession | undefined> => {
+      const row = await forUpdate(db, q.selectFrom('checkout_sessions').selectAll().where('id', '=', id)).executeTakeFirst();
       return row && fromRow(row);
     },
   };

@@ -58,7 +58,11 @@ export function storedMethodsStore(db: Db) {
           .orderBy('id')
           .execute()
       ).map(fromRow),
-    delete: async (id: string): Promise<void> => void (await q.deleteFrom('stored_payment_methods').where('id', '=', id).execute()),
+    /** Deletes a token; false when it was already gone (another request deleted it first). */
+    delete: async (id: string): Promise<boolean> => {
+      const result = await q.deleteFrom('stored_payment_methods').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
   };
 }
 
