@@ -1,20 +1,37 @@
 /**
- * The README is true: every `sh` and `ts` block of README.md is either quoted, byte for byte,
- * from a file under examples/ (and that file runs), or a command this test runs. They run against
- * the built server (`npm start` is `npm run build && node dist/server.mjs`; jest's global setup
- * has built dist/) on a fresh data directory, then again on the existing one.
+ * The README and the docs/ pages are true: every `sh` and `ts` block of README.md and of docs/*.md
+ * is either quoted, byte for byte, from a file under examples/ (and that file runs), or a command
+ * this test runs. They run against the built server (`npm start` is `npm run build && node
+ * dist/server.mjs`; jest's global setup has built dist/) on a fresh data directory, then again on
+ * the existing one. Every page under docs/ is linked from the README, and every relative link of
+ * these pages leads to a file.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { engineEnv, kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/**
+ * Pages written apart from this test, with a test of their own that runs their snippets: the README
+ * links them, and they may not exist yet in a checkout that has the link.
+ */
+const WRITTEN_APART = ['docs/local-webhook-receiver.md'];
+
+/** README.md and the docs/ pages whose snippets this test runs, each as [path, text]. */
+function pages(): [string, string][] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`)
+    .filter((path) => !WRITTEN_APART.includes(path));
+  return ['README.md', ...docs].map((path) => [path, readFileSync(join(root, path), 'utf8')]);
+}
 
 interface Block {
   lang: string;
@@ -23,12 +40,20 @@ interface Block {
   quotes: string | undefined;
 }
 
-/** The fenced blocks of the README, each with the file it quotes (an HTML comment `quoted from examples/…` on the line before). */
+/** The fenced blocks of the pages, each with the file it quotes (an HTML comment `quoted from examples/…` on the line before). */
 function blocks(): Block[] {
   const found: Block[] = [];
   const fence = /(?:<!-- quoted from (examples\/[^\s]+)[^\n]*-->\n)?```(\w*)\n([\s\S]*?)```/g;
-  for (const match of readme.matchAll(fence)) found.push({ quotes: match[1], lang: match[2]!, content: match[3]! });
+  for (const [, text] of pages()) for (const match of text.matchAll(fence)) found.push({ quotes: match[1], lang: match[2]!, content: match[3]! });
   return found;
+}
+
+/** The relative links of a page (`[text](target)`, without an #anchor), as paths from the repository root. */
+function relativeLinks(path: string, text: string): string[] {
+  return [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .map((target) => normalize(join(dirname(path), target)));
 }
 
 const runnable = () => blocks().filter((block) => ['sh', 'bash', 'shell', 'ts', 'js'].includes(block.lang));
@@ -102,6 +127,26 @@ async function typedClientExample(baseUrl: string): Promise<string> {
 }
 
 describe('README', () => {
+  test('When the README and the docs pages are read, then every docs page is linked from the README and every relative link leads to a file', () => {
+    const linkedFromReadme = relativeLinks('README.md', readme);
+    const docs = readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`);
+    expect(docs.filter((page) => !linkedFromReadme.includes(page))).toEqual([]);
+    const broken = pages().flatMap(([path, text]) =>
+      relativeLinks(path, text)
+        .filter((target) => !existsSync(join(root, target)) && !WRITTEN_APART.includes(target))
+        .map((target) => `${path} → ${target}`),
+    );
+    expect(broken).toEqual([]);
+    // The two commands a newcomer runs on a fresh machine open the README.
+    const opening = readme.split('\n').slice(0, 40);
+    expect(opening.filter((line) => /^npm ci && npm (start|test)\b/.test(line)).map((line) => line.split('#')[0]!.trim())).toEqual([
+      'npm ci && npm start',
+      'npm ci && npm test',
+    ]);
+  });
+
   test('Every sh and ts block is quoted from examples/ (byte for byte) or a command this test runs', () => {
     const quoted = runnable().filter((block) => block.quotes);
     expect(quoted.map((block) => block.quotes).sort()).toEqual(['examples/pay-with-curl.sh', 'examples/typed-client.ts']);
