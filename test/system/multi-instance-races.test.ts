@@ -8,7 +8,7 @@
  *
  * RACE_SEEDS (comma-separated) chooses the pseudo-random mixes; one seed by default.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -244,6 +244,11 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
       if (instance.child.exitCode !== null) console.log(`instance ${i} exited with ${instance.child.exitCode}:\n${instance.output()}`);
     await Promise.all(instances.map((instance) => kill(instance)));
     await database?.drop();
+  });
+
+  // Each test reports its own server errors.
+  beforeEach(() => {
+    serverErrors.length = 0;
   });
 
   describe.each(SEEDS)('with seed %i', (seed) => {
