@@ -11,20 +11,19 @@
 // compresses each asset when first asked for it), prints median and p95 per page with "met" or
 // "NOT met", writes every figure to bench/results/, and exits 1 when a median misses the target.
 // Machine load counts (the page is CPU-bound): the load average is printed with the figures.
-//   BENCH_DOCS_RUNS (5) runs per page, CHROMIUM_PATH (/usr/bin/chromium),
+//   BENCH_DOCS_RUNS (5) runs per page (the browser: headless Chromium from npm, scripts/chromium.mjs),
 //   BENCH_DOCS_BASE_URL: measure a server already running there instead (nothing built or started)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { freePort } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_DOCS_RUNS ?? 5);
 const TARGET_MS = 1000;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AREAS = ['checkout', 'management'];
 
 /** Newest modification time of the TypeScript sources the server is built from. */
@@ -148,13 +147,12 @@ const median = (values) => {
 const p95 = (values) => sorted(values)[Math.ceil(0.95 * values.length) - 1];
 
 async function main() {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   const external = process.env.BENCH_DOCS_BASE_URL?.replace(/\/+$/, '');
   if (!external) buildIfNeeded();
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
   const server = external ? { base: external, stop: async () => {} } : await startServer();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   const pages = {};
   try {
     for (const area of AREAS) {

@@ -1,18 +1,17 @@
 /**
- * The API reference at /docs, opened in headless Chromium (playwright-core and the Debian
- * `chromium` package): every operation of both specs is shown, no request leaves the machine,
+ * The API reference at /docs, opened in headless Chromium (playwright-core and the npm package
+ * @sparticuz/chromium, see test/helpers/browser.ts): every operation of both specs is shown, no request leaves the machine,
  * "Try it" reaches the sandbox, and Scalar's files are sent compressed and cacheable. How fast the
  * pages load is measured by `npm run bench:docs`, not here.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 type Spec = { paths: Record<string, Record<string, { operationId?: string; summary?: string }>> };
 /** dist/browser/ of @scalar/api-reference and the package version, which the asset addresses carry. */
@@ -35,12 +34,8 @@ describe('API reference in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH). The browser tests do not skip.`,
-      );
+    browser = await launchBrowser();
     server = await startServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

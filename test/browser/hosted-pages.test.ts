@@ -1,25 +1,23 @@
 /**
- * The hosted pages as a shopper meets them, in Chromium (playwright-core): a payment link paid
+ * The hosted pages as a shopper meets them, in headless Chromium (test/helpers/browser.ts): a payment link paid
  * with a test card or a redirect method (iDEAL, Klarna and their hosted pages), a 3D Secure
  * challenge, the result pages and their Continue button, the events the merchant receives. Every page is checked for labels, keyboard use, console errors, requests
  * to other hosts and a 360 px layout; a screenshot of each at desktop and phone width goes to
  * test/artifacts/hosted-pages/ for a person to look at.
- *
- * Needs the Debian `chromium` package at /usr/bin/chromium (`apt-get update && apt-get install -y chromium`).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { verifyHmacSignature } from '../../client/webhooks.js';
+import { launchBrowser } from '../helpers/browser.js';
 import { advanceClock } from '../helpers/methods.js';
 import { eur } from '../helpers/payments.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test', 'artifacts', 'hosted-pages');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
@@ -51,11 +49,8 @@ async function startShop(): Promise<typeof shop> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with: apt-get update && apt-get install -y chromium`);
-  }
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchBrowser();
   server = await startServer();
   receiver = await new Receiver().start();
   shop = await startShop();
