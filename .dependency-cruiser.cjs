@@ -3,8 +3,15 @@
  *   main → app (app, compose, seed) → operations → areas (checkout, management)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
  * The client stands apart: server and client share only lib/ (the webhook signature).
+ * Which database engine runs is the store's business: outside server/store/ code reaches the
+ * store through its interface (index, tx, types, unavailable) and asks it for capabilities
+ * (`Store.sharedBetweenProcesses`, `serializesTransactions`, `tx.beforeCommit`), never for the
+ * engine's name; the rule `engines-stay-in-store` and the check below (imports cannot show a
+ * string) hold that.
  * `npm run lint` runs these rules; a new import that breaks one fails it.
  */
+const { readdirSync, readFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
 const MAIN = '^server/main\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
@@ -12,6 +19,41 @@ const AREAS = '^server/(checkout|management)/';
 const KERNEL = '^server/kernel/';
 const STORE = '^server/store/';
 const CONFIG = '^server/(config|project-root|private-files)\\.ts$';
+
+/** The store's interface: what code outside server/store/ may import from it. */
+const STORE_INTERFACE = '^server/store/(index|tx|types|unavailable)\\.ts$';
+
+/**
+ * An engine's name as a value ('sqlite', "postgres", `postgresql`), the store's `.engine`, or its
+ * `Engine` type: how code would branch on which engine runs.
+ */
+const ENGINE_NAMES = [/(['"`])(sqlite|postgres|postgresql)\1/i, /\.engine\b/, /\bEngine\b/];
+
+/** Lines under server/ (outside server/store/), client/ and lib/ that name an engine, as `file:line: text`. */
+function engineNamesOutsideStore(root) {
+  const found = [];
+  for (const top of ['server', 'client', 'lib']) {
+    for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+      const file = relative(root, join(entry.parentPath ?? entry.path, entry.name))
+        .split('\\')
+        .join('/');
+      if (!entry.isFile() || !/\.(ts|mts|cts|js|mjs|cjs)$/.test(file) || /^server\/store\/|\/(node_modules|dist)\//.test(file)) continue;
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          if (ENGINE_NAMES.some((name) => name.test(text))) found.push(`${file}:${i + 1}: ${text.trim()}`);
+        });
+    }
+  }
+  return found;
+}
+
+// Run whenever this configuration is loaded (`npm run lint:layers`): dependency-cruiser reports the
+// error and exits with 1.
+const named = engineNamesOutsideStore(__dirname);
+if (named.length > 0) {
+  throw new Error(`engine names outside server/store/ (ask the store for a capability instead, see Store in server/store/tx.ts):\n  ${named.join('\n  ')}`);
+}
 
 module.exports = {
   forbidden: [
@@ -47,6 +89,14 @@ module.exports = {
       to: { path: [MAIN, APP, OPERATIONS, AREAS] },
     },
     { name: 'store-only-down', severity: 'error', from: { path: STORE }, to: { path: [MAIN, APP, OPERATIONS, AREAS, KERNEL] } },
+    {
+      name: 'engines-stay-in-store',
+      severity: 'error',
+      comment:
+        'Outside the store, code knows it by its interface: never an engine (engines/), the Engine type (db.ts), an area module or the schema. Ask the Store for a capability instead.',
+      from: { pathNot: STORE },
+      to: { path: STORE, pathNot: STORE_INTERFACE },
+    },
     { name: 'config-is-the-bottom', severity: 'error', from: { path: CONFIG }, to: { path: '^server/', pathNot: CONFIG } },
     { name: 'server-not-client', severity: 'error', from: { path: '^server/' }, to: { path: '^client/' } },
     { name: 'client-not-server', severity: 'error', from: { path: '^client/' }, to: { path: '^server/' } },

@@ -25,9 +25,9 @@ export interface AdjustableClock extends Clock {
 /**
  * Real time plus an offset per company that only grows. The offsets live in the store (the
  * `companies` row), so a restarted sandbox, or another server instance, keeps the time its
- * integrators moved it to. This object only caches them: on PostgreSQL (several instances)
- * authentication reads them on every request, so do the hosted pages (kernel/http/fresh-clock.ts),
- * and the dispatcher reads them on every tick.
+ * integrators moved it to. This object only caches them: when other instances share the store
+ * (`Store.sharedBetweenProcesses`), authentication reads them on every request, so do the hosted
+ * pages (kernel/http/fresh-clock.ts); the dispatcher reads them on every tick.
  */
 export class SandboxClocks implements AdjustableClock {
   private readonly offsets = new Map<string, number>();

@@ -100,13 +100,13 @@ export class Commands {
       let marked = false;
       try {
         const outcome = await this.store.transaction(async (tx) => {
-          if (this.store.engine === 'sqlite') {
+          if (this.store.serializesTransactions) {
             const prior = await this.recorded(tx, caller, key);
             if (prior) return this.replay(prior, print);
             if (this.inFlight.has(scope)) throw new ApiError(ERR_ALREADY_PROCESSED);
             this.inFlight.add(scope);
             marked = true;
-            // One process and one writer: nothing can claim the key between the lookup and this insert.
+            // Transactions run one at a time: nothing can claim the key between the lookup and this insert.
             const body = await work(tx, caller, req);
             await tx.idempotency.insert(this.record(caller, key, print, status, JSON.stringify(body)));
             return { status, body: body as unknown, replayed: false };
@@ -127,13 +127,10 @@ export class Commands {
           this.inFlight.add(scope);
           marked = true;
           const body = await work(tx, caller, req);
-          // The last statement is sent now and not waited for: COMMIT follows it at once instead of
-          // a round trip later (authorise on PostgreSQL: six round trips to five, about 5 % more per
-          // second; docs/performance.md). A failure of it still fails the transaction: the pipelined
-          // connection reports it with COMMIT's answer (test/store/postgres-store.test.ts).
-          // `complete` must send before it returns; one sent a turn later would be refused once
-          // COMMIT is on its way, leaving the key in progress (the idempotency tests then fail).
-          tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body)).catch(() => undefined);
+          // The transaction's last write: it commits only if the record does, and the answer below is
+          // sent once both are durable. Left to the store rather than awaited here, so that a store
+          // that pipelines can send it with COMMIT (a round trip fewer; docs/performance.md).
+          tx.beforeCommit(() => tx.idempotency.complete(caller.credential.id, key, status, JSON.stringify(body)));
           return { status, body: body as unknown, replayed: false };
         }, context);
         // The request log and the metrics count replays.

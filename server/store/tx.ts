@@ -15,7 +15,7 @@ import { storesStore } from './areas/stores.js';
 import { webhooksStore } from './areas/webhooks.js';
 import { usersStore } from './areas/users.js';
 import { donationsStore } from './areas/donations.js';
-import type { Db, Engine } from './db.js';
+import type { Db } from './db.js';
 import type { Merchant } from './records/accounts.js';
 
 /** What a transaction knows of the request it works for (see Store.transaction). */
@@ -48,10 +48,28 @@ export async function together<T extends readonly unknown[] | []>(work: T): Prom
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-/** What a transaction offers: one store module per area, all on the transaction's connection, and its context. */
-export function openTx(db: Db) {
+/** A write a transaction's work leaves for last (Tx.beforeCommit): one statement, sent when called. */
+export type LastWrite = () => Promise<unknown>;
+
+const noTransaction = (): void => {
+  throw new Error('beforeCommit is for Store.transaction: reads and single statements have no commit to write before');
+};
+
+/**
+ * What a transaction offers: one store module per area, all on the transaction's connection, and
+ * its context. `lastWrites` collects what the work leaves for last; the engine makes those writes
+ * before it commits (a view without one, for reads, refuses them).
+ */
+export function openTx(db: Db, lastWrites?: LastWrite[]) {
   return {
     context: txContext(),
+    /**
+     * Makes `write` (one statement, such as recording an idempotent response) after the work has
+     * returned, as the transaction's last write: the transaction commits only if it succeeds, and
+     * `Store.transaction` resolves only once both are durable. An engine that pipelines sends it
+     * with COMMIT, a round trip fewer than awaiting it inside the work.
+     */
+    beforeCommit: lastWrites ? (write: LastWrite): void => void lastWrites.push(write) : noTransaction,
     settings: settingsStore(db),
     companies: companiesStore(db),
     merchants: merchantsStore(db),
@@ -79,12 +97,25 @@ export function openTx(db: Db) {
 export type Tx = ReturnType<typeof openTx>;
 
 export interface Store {
-  readonly engine: Engine;
   /**
-   * Runs `work` in one transaction: everything it wrote is committed (durably) before the
-   * returned promise resolves, or nothing is if it throws. Reads that guard an invariant lock
-   * their rows (store modules' `getForUpdate`), so concurrent transactions, on this instance or
-   * another one sharing the database, cannot both act on what they read. `context` says which
+   * Whether other processes (server instances) may use the same data at the same time. Then what
+   * one process keeps in memory may be stale: state every instance must agree on (rate-limit
+   * buckets) lives in the store, and what another may change (a company's clock) is read again
+   * before it decides anything. When not, this process sees every change as it makes it.
+   */
+  readonly sharedBetweenProcesses: boolean;
+  /**
+   * Whether transactions run one at a time, here and in any other process: nothing else writes
+   * between a transaction's reads and its commit, so a key it found unused may be inserted at the
+   * end of its work without claiming it first.
+   */
+  readonly serializesTransactions: boolean;
+  /**
+   * Runs `work` in one transaction: everything it wrote, and what it left for last
+   * (`tx.beforeCommit`), is committed (durably) before the returned promise resolves, or nothing
+   * is if it or a last write throws. Reads that guard an invariant lock their rows (store
+   * modules' `getForUpdate`), so concurrent transactions, on this instance or another one sharing
+   * the database, cannot both act on what they read. `context` says which
    * request the work is for (`tx.context`): passed along, not looked up, since the transactions of
    * several requests may run in one batch (SQLite's group commit).
    */

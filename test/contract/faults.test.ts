@@ -5,7 +5,8 @@ import { startServer, type TestServer } from '../helpers/start-server.js';
 
 /** A store whose payment writes fail as a broken disk would. */
 const failingWrites = (store: Store): Store => ({
-  engine: store.engine,
+  sharedBetweenProcesses: store.sharedBetweenProcesses,
+  serializesTransactions: store.serializesTransactions,
   close: () => store.close(),
   ping: () => store.ping(),
   read: (work) => store.read(work),

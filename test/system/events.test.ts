@@ -314,7 +314,8 @@ describe('Webhook delivery when a change rolls back', () => {
     sink = await new Receiver().start();
     // The capture's modification write fails after the payment and events were written in the transaction.
     const failingModifications = (store: Store): Store => ({
-      engine: store.engine,
+      sharedBetweenProcesses: store.sharedBetweenProcesses,
+      serializesTransactions: store.serializesTransactions,
       close: () => store.close(),
       ping: () => store.ping(),
       read: (work) => store.read(work),

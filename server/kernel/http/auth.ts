@@ -43,10 +43,10 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     const clientKey = presented ? undefined : presentedClientKey(req);
     if (!presented && !clientKey) throw new ApiError(ERR_UNAUTHORIZED);
-    // Instances sharing a PostgreSQL database learn another's clock advance here, before any rule
-    // reads the time (on SQLite this process is the only one that can move it): an API key's row
-    // brings its company's clock along; the other ways in read the clocks first.
-    const shared = store.engine === 'postgres';
+    // Instances sharing a store learn another's clock advance here, before any rule reads the time
+    // (a store of this process alone has no one else to move it): an API key's row brings its
+    // company's clock along; the other ways in read the clocks first.
+    const shared = store.sharedBetweenProcesses;
     let observed = false;
     const observe = (companyId: string, offsetSeconds: number) => {
       observed = true;

@@ -8,9 +8,9 @@ interface Bucket {
 
 /**
  * A token bucket per key: `perMinute` requests a minute, refilled continuously. Real time, not the
- * sandbox clock: moving the clock must not hand out requests. On PostgreSQL the buckets are rows,
- * taken from by one conditional upsert, so every instance sharing the database draws from the same one;
- * an SQLite file belongs to one process, whose memory holds them (no write per request).
+ * sandbox clock: moving the clock must not hand out requests. When other processes share the
+ * store the buckets are rows, taken from by one conditional upsert, so every instance draws from
+ * the same one; a store of this process alone leaves them to its memory (no write per request).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -21,9 +21,9 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes a token for `key`, or throws 429 with the seconds to wait (at once on SQLite: nothing to wait for). */
+  /** Takes a token for `key`, or throws 429 with the seconds to wait (at once when the buckets are in memory: nothing to wait for). */
   take(key: string): void | Promise<void> {
-    if (this.store.engine === 'sqlite') {
+    if (!this.store.sharedBetweenProcesses) {
       const { next, retryAfter } = this.takeFrom(this.buckets.get(key) ?? { tokens: this.perMinute, atMs: this.now() });
       if (next) this.buckets.set(key, next);
       return this.refuse(retryAfter);

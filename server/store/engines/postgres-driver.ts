@@ -57,6 +57,8 @@ export class PgConnection implements DatabaseConnection {
   ended = false;
   /** Whether the socket is corked for this turn of the event loop (see gather). */
   private gathering = false;
+  /** Statements sent so far: tells whether a call sent its statement before it returned (see PostgresStore's last writes). */
+  sent = 0;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -67,6 +69,7 @@ export class PgConnection implements DatabaseConnection {
   send(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     if (this.ended) return Promise.reject(new Error('a statement was sent after its transaction ended'));
     this.gather();
+    this.sent += 1;
     const sent = this.client.query(this.names.query(text, values));
     const before = this.ahead;
     this.ahead = sent;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Database as Schema } from '../schema.js';
-import { openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
+import { type LastWrite, openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 import { type PgConnection, pipelinedPostgres, StatementNames } from './postgres-driver.js';
 
@@ -63,6 +63,23 @@ const planChanged = (error: unknown) =>
   error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(error.message);
 
 /**
+ * Sends the writes a transaction's work left for last (Tx.beforeCommit) without waiting for their
+ * answers: COMMIT follows in the same round trip (authorise: six round trips to five). PostgreSQL
+ * answers in order, and a failed write makes COMMIT answer ROLLBACK, so the transaction still
+ * fails with it (postgres-driver.ts's commitTransaction; test/store/postgres-store.test.ts). A write
+ * that did not send its statement before it returned (it awaited something first) is waited for
+ * instead: sent after COMMIT, it would be refused.
+ */
+async function sendLast(connection: PgConnection, writes: LastWrite[]): Promise<void> {
+  for (const write of writes) {
+    const before = connection.sent;
+    const written = write();
+    if (connection.sent > before) written.catch(() => undefined);
+    else await written;
+  }
+}
+
+/**
  * PostgreSQL, for several server instances sharing one database. Each transaction runs on its
  * own pooled connection at READ COMMITTED; invariants hold through row locks taken by the store
  * modules (`getForUpdate` → SELECT … FOR UPDATE), unique keys, and conditional updates. COMMIT
@@ -70,7 +87,10 @@ const planChanged = (error: unknown) =>
  * survives a crash of the server or of PostgreSQL.
  */
 export class PostgresStore implements Store {
-  readonly engine = 'postgres' as const;
+  /** Several instances may share the database. */
+  readonly sharedBetweenProcesses = true;
+  /** Transactions run at once, each on its own connection, here and on other instances. */
+  readonly serializesTransactions = false;
   private readonly pool: pg.Pool;
   private readonly q: Kysely<Schema>;
   /** Statements on the pool, each on its own outside any transaction (reads, and Store.statement's single writes). */
@@ -119,9 +139,12 @@ export class PostgresStore implements Store {
         return await this.q.transaction().execute(async (trx) => {
           // The transaction's connection, for the statements prepared.ts sends without the builder.
           const connection = (await trx.getExecutor().provideConnection((c) => Promise.resolve(c))) as PgConnection;
-          const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey, send: connection.rows });
+          const lastWrites: LastWrite[] = [];
+          const tx = openTx({ q: trx, engine: 'postgres', hashApiKey: this.hashApiKey, send: connection.rows }, lastWrites);
           tx.context = txContext(context);
-          return work(tx);
+          const value = await work(tx);
+          await sendLast(connection, lastWrites);
+          return value;
         });
       } catch (error) {
         if (attempt < 3 && this.mayRunAgain(error)) continue;

@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as Schema } from '../schema.js';
-import { openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
+import { type LastWrite, openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 import { ALL, cachedStatements, directOn, latest, migrate, REMEMBERED_TABLES, tableNames } from './sqlite-statements.js';
 
@@ -112,9 +112,14 @@ const throwIt = (error: Error): never => {
  * after COMMIT, which survives a killed process but not a power loss.
  */
 export class SqliteStore implements Store {
-  readonly engine = 'sqlite' as const;
+  /** One process owns the file (see openSqlite): its memory sees every change. */
+  readonly sharedBetweenProcesses = false;
+  /** One writer: transactions run one after another (BEGIN IMMEDIATE, one connection). */
+  readonly serializesTransactions = true;
   private readonly db: Database.Database;
   private readonly tx: Tx;
+  /** What the running job's work left for last (tx.beforeCommit): the one writer's Tx serves every job in turn. */
+  private readonly lastWrites: LastWrite[] = [];
   /** A second, read-only connection: in WAL mode it sees committed data and never waits for writers. */
   private readonly readDb: Database.Database | undefined;
   private readonly readTx: Tx | undefined;
@@ -191,7 +196,7 @@ export class SqliteStore implements Store {
       { tables: REMEMBERED_TABLES, version: () => this.writeVersion, lastWriteOf: (tables) => latest(this.writerTableVersion, tables) },
     );
     this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
-    this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey, direct: directOn(statements) });
+    this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey, direct: directOn(statements) }, this.lastWrites);
     if (options.path !== ':memory:') {
       this.readDb = new Database(options.path, { readonly: true });
       this.readDb.pragma('busy_timeout = 5000');
@@ -289,9 +294,11 @@ export class SqliteStore implements Store {
             // The jobs of a batch run one after another on the one connection: each its own context.
             this.tx.context = job.context;
             const value = await job.work(this.tx);
+            for (const write of this.lastWrites.splice(0)) await write();
             if (!alone) release.run();
             outcomes.push({ ok: true, value });
           } catch (error) {
+            this.lastWrites.length = 0;
             // Some failures (disk full, I/O) abort the whole SQLite transaction: then nothing of the batch stands.
             if (!this.db.inTransaction) throw error;
             if (alone) {
