@@ -3,9 +3,8 @@ import { settleDueCaptures, settleDuePayments } from './checkout/payments/paymen
 import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './kernel/clock.js';
 import type { Config } from './config.js';
 import { apiKeyHasher } from './kernel/auth/credentials.js';
-import { loadCardVault } from './kernel/crypto/card-vault.js';
 import { RedirectSigner } from './kernel/crypto/redirect-signer.js';
-import { loadServerSecret } from './kernel/crypto/server-secret.js';
+import { loadSecrets } from './kernel/crypto/shared-secrets.js';
 import type { Deps } from './kernel/deps.js';
 import { Dispatcher, dispatcherOptionsFrom } from './kernel/events/dispatcher.js';
 import { removeIncomingUploads } from './kernel/http/uploads.js';
@@ -51,8 +50,19 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const destination = options.logDestination ?? (await prettyDestination(config.mode));
   const logger = createLogger(config.logLevel, destination ? { destination } : {});
-  const secret = loadServerSecret(config);
-  const store = await openStore(config, apiKeyHasher(secret));
+  // API keys are hashed with a key derived from the server secret, which instances sharing a
+  // database may keep in it (kernel/crypto/shared-secrets.ts): the store is opened first, and its
+  // hasher is bound to the secret before anything (the seed, a request) hashes a key.
+  const keys: { hash?: (apiKey: string) => string } = {};
+  const store = await openStore(config, (apiKey) => {
+    if (!keys.hash) throw new Error('an API key was hashed before the server secret was loaded');
+    return keys.hash(apiKey);
+  });
+  const { secret, vault } = await loadSecrets(config, store).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  keys.hash = apiKeyHasher(secret);
   const metrics = new Metrics({ pendingDeliveries: () => store.read((tx) => tx.outbox.countPending()) });
   const sandboxClock = config.mode === 'sandbox' ? await SandboxClocks.load(store) : undefined;
   const clock: Clock = sandboxClock ?? systemClock;
@@ -66,7 +76,6 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     return seedDemoData(store, new Date(), demoKeys);
   });
   const redirects = await RedirectSigner.load(store, secret);
-  const vault = loadCardVault(config);
   const android = new AndroidProcessor({ store, clock, logger });
   const dispatcher = new Dispatcher(
     {

@@ -25,9 +25,9 @@ export interface Config {
   logLevel: LogLevel;
   demoCompanyApiKey: string | undefined;
   demoMerchantApiKey: string | undefined;
-  /** 64 hex characters: the AES-256 key that encrypts stored card numbers. */
+  /** 64 hex characters: the AES-256 key that encrypts stored card numbers (see kernel/crypto/shared-secrets.ts when unset). */
   cardEncryptionKey: string | undefined;
-  /** 64 hex characters: the root of the API-key hash key and the redirect signing key (never stored). */
+  /** 64 hex characters: the root of the API-key hash key and the redirect signing key (see kernel/crypto/shared-secrets.ts when unset). */
   serverSecret: string | undefined;
   /** Hosts each merchant account may forward card details to; key `*` applies to all. */
   forwardAllowList: Record<string, string[]>;
@@ -147,13 +147,13 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   demoMerchantApiKey: { env: 'DEMO_MERCHANT_API_KEY', doc: 'API key of the seeded merchant credential', default: () => undefined, parse: apiKey },
   cardEncryptionKey: {
     env: 'CARD_ENCRYPTION_KEY',
-    doc: 'AES-256 key for stored card numbers; in sandbox mode a key file beside the database is made when unset',
+    doc: 'AES-256 key for stored card numbers; when unset in sandbox mode, a key file beside the SQLite database, or (DATABASE_URL) one generated once and kept sealed in the shared database',
     default: () => undefined,
     parse: hexKey,
   },
   serverSecret: {
     env: 'SERVER_SECRET',
-    doc: 'root key of the API-key hashes and the redirect signing key; in sandbox mode a key file beside the database is made when unset',
+    doc: 'root key of the API-key hashes and the redirect signing key; when unset in sandbox mode, a key file beside the SQLite database, or (DATABASE_URL) one generated once and kept sealed in the shared database',
     default: () => undefined,
     parse: hexKey,
   },
@@ -237,8 +237,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       problems.push(`${setting.env} ${(error as Error).message} (${setting.doc})`);
     }
   }
-  if (config.mode === 'production' && !config.cardEncryptionKey) problems.push('CARD_ENCRYPTION_KEY is required in production mode');
-  if (config.mode === 'production' && !config.serverSecret) problems.push('SERVER_SECRET is required in production mode');
+  // In production the operator keeps the secrets (and gives every instance sharing DATABASE_URL the same ones): none is generated.
+  const same = config.databaseUrl ? ', the same on every instance sharing DATABASE_URL' : '';
+  if (config.mode === 'production' && !config.cardEncryptionKey)
+    problems.push(`CARD_ENCRYPTION_KEY is required in production mode (64 hexadecimal characters${same})`);
+  if (config.mode === 'production' && !config.serverSecret) problems.push(`SERVER_SECRET is required in production mode (64 hexadecimal characters${same})`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

@@ -31,6 +31,7 @@ import type {
   StoredPaymentMethodsTable,
 } from './tables/checkout.js';
 import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
+import type { SealedSecretsTable } from './tables/secrets.js';
 
 /**
  * The tables, one type per table, as both engines hold them (column names as in SQL). The
@@ -41,6 +42,7 @@ import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable, Webhoo
  */
 export interface Database {
   settings: SettingsTable;
+  sealed_secrets: SealedSecretsTable;
   companies: CompaniesTable;
   merchants: MerchantsTable;
   api_credentials: ApiCredentialsTable;

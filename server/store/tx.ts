@@ -8,6 +8,7 @@ import { ordersStore } from './areas/orders.js';
 import { outboxStore } from './areas/outbox.js';
 import { paymentsStore } from './areas/payments.js';
 import { rateLimitsStore } from './areas/rate-limits.js';
+import { sealedSecretsStore } from './areas/sealed-secrets.js';
 import { sessionsStore } from './areas/sessions.js';
 import { storedMethodsStore } from './areas/stored-methods.js';
 import { terminalsStore } from './areas/terminals.js';
@@ -71,6 +72,7 @@ export function openTx(db: Db, lastWrites?: LastWrite[]) {
      */
     beforeCommit: lastWrites ? (write: LastWrite): void => void lastWrites.push(write) : noTransaction,
     settings: settingsStore(db),
+    sealedSecrets: sealedSecretsStore(db),
     companies: companiesStore(db),
     merchants: merchantsStore(db),
     credentials: credentialsStore(db),

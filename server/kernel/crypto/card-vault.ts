@@ -29,7 +29,8 @@ export class CardVault {
 
 /**
  * The key from CARD_ENCRYPTION_KEY; in sandbox mode without it, a key file beside the database
- * (made once, readable by its owner only), or a random key for an in-memory database.
+ * (made once, readable by its owner only), or a random key for an in-memory database. For a
+ * database one process owns (SQLite); instances sharing one get theirs from shared-secrets.ts.
  */
 export function loadCardVault(config: Pick<Config, 'cardEncryptionKey' | 'databasePath'>): CardVault {
   return new CardVault(loadKey({ fromEnv: config.cardEncryptionKey, databasePath: config.databasePath, fileName: 'card-encryption.key' }));

@@ -30,7 +30,8 @@ export class ServerSecret {
 /**
  * The secret from SERVER_SECRET (required in production mode); in sandbox mode without it, the
  * key file `server-secret.key` beside the database (made once, mode 0600), or a random secret
- * for an in-memory database.
+ * for an in-memory database. For a database one process owns (SQLite); instances sharing one get
+ * theirs from shared-secrets.ts.
  */
 export function loadServerSecret(config: Pick<Config, 'serverSecret' | 'databasePath'>): ServerSecret {
   return new ServerSecret(loadKey({ fromEnv: config.serverSecret, databasePath: config.databasePath, fileName: 'server-secret.key' }));
