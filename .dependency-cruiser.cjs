@@ -2,6 +2,9 @@
  * The layers of the server, each pointing only down:
  *   main → app (app, compose, seed) → operations → areas (checkout, management)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
+ * The API reference site (docs: /docs, also served by `npm run mock`) is a feature beside the
+ * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
+ * The base paths of the two areas are written once, in server/base-paths.json (config's layer).
  * The client stands apart: server and client share only lib/ (the webhook signature).
  * Which database engine runs is the store's business: outside server/store/ code reaches the
  * store through its interface (index, tx, types, unavailable) and asks it for capabilities
@@ -16,9 +19,10 @@ const MAIN = '^server/main\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
 const AREAS = '^server/(checkout|management)/';
+const DOCS = '^server/docs/';
 const KERNEL = '^server/kernel/';
 const STORE = '^server/store/';
-const CONFIG = '^server/(config|project-root|private-files)\\.ts$';
+const CONFIG = '^server/((config|project-root|private-files)\\.ts|base-paths\\.json)$';
 
 /** The store's interface: what code outside server/store/ may import from it. */
 const STORE_INTERFACE = '^server/store/(index|tx|types|unavailable)\\.ts$';
@@ -82,13 +86,27 @@ module.exports = {
       to: { path: '^server/checkout/' },
     },
     {
-      name: 'kernel-only-down',
+      name: 'docs-only-down',
       severity: 'error',
-      comment: 'The kernel knows no area: areas register what the kernel must trigger.',
-      from: { path: KERNEL },
+      comment: 'The API reference uses the kernel and config; never an area, the registry or the app.',
+      from: { path: DOCS },
       to: { path: [MAIN, APP, OPERATIONS, AREAS] },
     },
-    { name: 'store-only-down', severity: 'error', from: { path: STORE }, to: { path: [MAIN, APP, OPERATIONS, AREAS, KERNEL] } },
+    {
+      name: 'areas-not-docs',
+      severity: 'error',
+      comment: 'The API reference is a page the app mounts, not something an area builds on.',
+      from: { path: AREAS },
+      to: { path: DOCS },
+    },
+    {
+      name: 'kernel-only-down',
+      severity: 'error',
+      comment: 'The kernel knows no area and no feature beside them: areas register what the kernel must trigger.',
+      from: { path: KERNEL },
+      to: { path: [MAIN, APP, OPERATIONS, AREAS, DOCS] },
+    },
+    { name: 'store-only-down', severity: 'error', from: { path: STORE }, to: { path: [MAIN, APP, OPERATIONS, AREAS, DOCS, KERNEL] } },
     {
       name: 'engines-stay-in-store',
       severity: 'error',

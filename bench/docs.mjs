@@ -125,7 +125,7 @@ async function load(context, url, summary) {
   // every poll, would take main-thread time from the page being measured.
   await page.waitForFunction(() => window.__firstOperationShownAt !== undefined, null, { timeout: 30_000, polling: 100 });
   if (!(await page.getByText(summary).first().isVisible())) throw new Error(`${url}: "${summary}" is not visible to Playwright`);
-  // Then Scalar, drawn out of sight, takes the first view's place (docs-pages.ts): reported, no target.
+  // Then Scalar, drawn out of sight, takes the first view's place (server/docs/pages.ts): reported, no target.
   await page.waitForFunction(() => window.__docsInteractiveShownAt !== undefined, null, { timeout: 60_000, polling: 100 });
   const result = await page.evaluate(() => ({
     shownMs: window.__firstOperationShownAt,

@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'docs', 'mock-scenarios.md');
+// The server's base paths (server/base-paths.json), as the mock serves them.
+const BASE_PATHS = JSON.parse(readFileSync(join(root, 'server', 'base-paths.json'), 'utf8'));
 const AREAS = [
-  { area: 'checkout', title: 'Checkout v71', base: '/checkout/v71', port: 4010 },
-  { area: 'management', title: 'Management v3', base: '/management/v3', port: 4020 },
+  { area: 'checkout', title: 'Checkout v71', base: BASE_PATHS.checkout, port: 4010 },
+  { area: 'management', title: 'Management v3', base: BASE_PATHS.management, port: 4020 },
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 

@@ -8,7 +8,7 @@
 // to pick a spec example: docs/mock-scenarios.md lists them. An invalid request is answered with
 // an error naming the actual violations (Prism's `sl-violations`), not the spec's example error.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -18,17 +18,19 @@ import { prismArgs } from './prism.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const verbose = Boolean(process.env.MOCK_VERBOSE);
 const host = process.env.MOCK_HOST ?? '127.0.0.1';
+// The server's base paths, written once for both.
+const BASE_PATHS = JSON.parse(readFileSync(join(root, 'server', 'base-paths.json'), 'utf8'));
 const AREAS = [
-  { area: 'checkout', base: '/checkout/v71', port: Number(process.env.MOCK_CHECKOUT_PORT ?? 4010) },
-  { area: 'management', base: '/management/v3', port: Number(process.env.MOCK_MANAGEMENT_PORT ?? 4020) },
+  { area: 'checkout', base: BASE_PATHS.checkout, port: Number(process.env.MOCK_CHECKOUT_PORT ?? 4010) },
+  { area: 'management', base: BASE_PATHS.management, port: Number(process.env.MOCK_MANAGEMENT_PORT ?? 4020) },
 ];
 const started = Date.now();
 const progress = (message) => console.log(`[mock ${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
 
-/** The API reference pages are the server's (server/kernel/http/docs-pages.ts), compiled: built first when missing or older. */
+/** The API reference pages are the server's (server/docs/pages.ts), compiled: built first when missing or older. */
 async function loadDocsPages() {
-  const sources = ['docs-pages', 'docs-first-view'].map((name) => join(root, 'server', 'kernel', 'http', `${name}.ts`));
-  const compiled = join(root, 'dist', 'server', 'kernel', 'http', 'docs-pages.js');
+  const sources = ['docs/pages.ts', 'docs/first-view.ts', 'base-paths.json'].map((name) => join(root, 'server', name));
+  const compiled = join(root, 'dist', 'server', 'docs', 'pages.js');
   if (!existsSync(compiled) || sources.some((source) => statSync(compiled).mtimeMs < statSync(source).mtimeMs)) {
     progress('building the API reference pages (tsc, about 15 s)…');
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
@@ -86,7 +88,7 @@ function serveDocs(req, res, docs, baseUrl) {
   const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
   if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);
   if (path.startsWith('/docs/assets/')) {
-    // Scalar's build, compressed and cached as the server sends it (docsAsset in docs-pages.ts).
+    // Scalar's build, compressed and cached as the server sends it (docsAsset in server/docs/pages.ts).
     docs.docsAsset(decodeURIComponent(path.slice('/docs/assets/'.length)), req.headers['accept-encoding']).then(
       (answer) => res.writeHead(answer.status, answer.headers).end(answer.body),
       () => send(500, 'text/plain', 'cannot read the asset'),

@@ -5,12 +5,12 @@ import { checkCaller, checkPathScope, checkRequestScope } from './kernel/auth/po
 import { hosted3ds } from './checkout/payments/hosted-3ds.js';
 import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
+import { apiDocs } from './docs/docs.js';
 import type { Deps } from './kernel/deps.js';
 import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
 import { authentication } from './kernel/http/auth.js';
 import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
-import { apiDocs } from './kernel/http/docs.js';
 import { errorHandler } from './kernel/http/error-handler.js';
 import { letBodyCome } from './kernel/http/expect-continue.js';
 import { freshClock } from './kernel/http/fresh-clock.js';

@@ -1,10 +1,10 @@
 /**
- * The API reference's first view (server/kernel/http/docs-first-view.ts): the HTML a reader sees
+ * The API reference's first view (server/docs/first-view.ts): the HTML a reader sees
  * before Scalar has drawn its page. The browser test checks it against the real specs; this one
  * checks what a small spec cannot hide: references followed, required fields marked, text escaped.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { firstView, loadMarkdown, type ReferenceSpec } from '../../server/kernel/http/docs-first-view.js';
+import { firstView, loadMarkdown, type ReferenceSpec } from '../../server/docs/first-view.js';
 
 const spec: ReferenceSpec = {
   info: { title: 'Shop API', version: '9', description: 'Amounts are in **minor units**.' },

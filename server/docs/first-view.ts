@@ -2,7 +2,7 @@
  * The reference page's first view: every operation of an area's bundled spec as plain HTML, sent
  * inside the page itself. Scalar needs some 3–4 s of a laptop core to turn a 470 KB spec into its
  * interactive page; this view is readable as soon as the HTML has arrived (bench/docs.mjs measures
- * both), needs no script, and stays on screen until Scalar has drawn its own (docs-pages.ts).
+ * both), needs no script, and stays on screen until Scalar has drawn its own (pages.ts).
  *
  * It shows what a reader looks for first: per tag, each operation's method, path, summary and
  * description, its parameters, the top level of its request body and its responses. Nested

@@ -13,7 +13,7 @@ import {
   landingPage,
   loadMarkdown,
   referencePage,
-} from './docs-pages.js';
+} from './pages.js';
 
 /** Where "Try it" sends requests: the public base address, else the address the page was asked at. */
 function baseOf(req: Request, publicBaseUrl: string): string {

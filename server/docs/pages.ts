@@ -4,10 +4,11 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { projectRoot } from '../../project-root.js';
-import { FIRST_VIEW_STYLE, firstView, type ReferenceSpec } from './docs-first-view.js';
+import BASE_PATHS from '../base-paths.json' with { type: 'json' };
+import { projectRoot } from '../project-root.js';
+import { FIRST_VIEW_STYLE, firstView, type ReferenceSpec } from './first-view.js';
 
-export { loadMarkdown } from './docs-first-view.js';
+export { loadMarkdown } from './first-view.js';
 
 /**
  * The API reference pages (Scalar), rendered without Express so that `npm run mock` serves the
@@ -24,7 +25,7 @@ export { loadMarkdown } from './docs-first-view.js';
  */
 export type DocsArea = 'checkout' | 'management';
 export const DOCS_AREAS: readonly DocsArea[] = ['checkout', 'management'];
-export const AREA_BASE: Record<DocsArea, string> = { checkout: '/checkout/v71', management: '/management/v3' };
+export const AREA_BASE: Record<DocsArea, string> = BASE_PATHS;
 const TITLE: Record<DocsArea, string> = { checkout: 'Checkout API v71', management: 'Management API v3' };
 
 /** Scalar's ESM browser build: this module and the chunks it imports, in dist/browser/. */
@@ -143,7 +144,7 @@ cannot be shown again (start with an empty database, or set the variable).</p>`;
 }
 
 /**
- * An area's reference page: the first view (docs-first-view.ts) at once, then Scalar, started
+ * An area's reference page: the first view (first-view.ts) at once, then Scalar, started
  * after the first view has been painted and drawn out of sight. When Scalar shows its first
  * operation it takes the first view's place, unless the reader has scrolled, clicked or typed
  * meanwhile: then a button offers the switch, so that nothing moves under the reader. Without
