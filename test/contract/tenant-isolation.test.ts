@@ -182,10 +182,20 @@ describe('Finding 3: refused uploads leave no file', () => {
   });
 
   test("When a request from an origin not on the credential's list declares a body over 1 MiB, then the answer is 403 and the connection closes without waiting for the body", async () => {
+    // A credential whose list holds one origin (an empty list would let any origin through).
+    const key = await android('S2-TIUPORIGINS001');
+    await up.server.store.transaction((tx) =>
+      tx.credentials.insertOrigin({
+        id: 'ORIGIN-TIUP-0001',
+        credentialId: 'S2-TIUPORIGINS001',
+        domain: 'https://shop.example',
+        createdAt: new Date().toISOString(),
+      }),
+    );
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
     const client = rawConnection(url);
     const head = {
-      'X-API-Key': COMPANY_KEY,
+      'X-API-Key': key,
       Origin: 'https://elsewhere.example',
       'Content-Type': 'multipart/form-data; boundary=b',
       'Content-Length': 5 * 1024 * 1024,

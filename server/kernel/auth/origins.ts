@@ -18,9 +18,9 @@ export function parseOrigin(value: string): { origin: string } | { problem: stri
 }
 
 /**
- * Whether a browser origin may use a credential: only the origins on its list. A credential
- * without a list is for servers, and no web page may use it cross-origin.
+ * Whether a browser origin may use a credential: any origin when its list of allowed origins is
+ * empty (an empty list means any domain may use the credential), else only the origins on it.
  */
 export function originAllowed(origins: AllowedOrigin[], origin: string): boolean {
-  return origins.some((o) => o.domain === origin);
+  return origins.length === 0 || origins.some((o) => o.domain === origin);
 }

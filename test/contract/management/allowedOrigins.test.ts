@@ -81,9 +81,10 @@ describe.each([
 ] satisfies Array<[keyof typeof LEVELS, string]>)('%s level: %s', (level, _operations) => {
   const at = LEVELS[level];
 
-  test('When an origin is added, read, listed and removed, then the client key works from it exactly while it is on the list', async () => {
+  test('When an origin is added, read, listed and removed, then the client key works from it and no other while it is on the list, and from any origin while the list is empty', async () => {
     const credential = await at.create();
-    expect((await fromBrowser(credential.clientKey, 'https://www.mystore.com')).status).toBe(403);
+    // An empty list: any origin (the 422 is the unknown session's: the origin was let through).
+    expect((await fromBrowser(credential.clientKey, 'https://elsewhere.example.com')).status).toBe(422);
 
     const { data: added } = await at.add(credential.id, 'https://www.mystore.com');
     expect(added).toEqual({
@@ -96,11 +97,12 @@ describe.each([
     const allowed = await fromBrowser(credential.clientKey, 'https://www.mystore.com');
     expect(allowed.status).toBe(422);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://www.mystore.com');
+    expect((await fromBrowser(credential.clientKey, 'https://elsewhere.example.com')).status).toBe(403);
 
     expect((await at.remove(credential.id, added!.id!)).response.status).toBe(204);
     expect((await at.list(credential.id)).data?.data).toEqual([]);
     expect((await at.get(credential.id, added!.id!)).response.status).toBe(404);
-    expect((await fromBrowser(credential.clientKey, 'https://www.mystore.com')).status).toBe(403);
+    expect((await fromBrowser(credential.clientKey, 'https://elsewhere.example.com')).status).toBe(422);
   });
 
   test.each([

@@ -105,12 +105,12 @@ describe('POST /merchants/{merchantId}/apiCredentials/{apiCredentialId}/generate
 });
 
 describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigins/{originId}, DELETE /me/allowedOrigins/{originId} and GET /companies/{companyId}/apiCredentials/{apiCredentialId}/allowedOrigins', () => {
-  test('When an origin is added (the audit recipe reads it back), then CORS serves that origin only, until it is removed', async () => {
+  test('When an origin is added (the audit recipe reads it back), then CORS serves that origin only, until it is removed; with an empty list, any origin', async () => {
     const browser = (origin: string) => fetch(`${server.managementUrl}/me`, { headers: { 'X-API-Key': COMPANY_KEY, Origin: origin } });
-    // Without a list the credential is for servers: no page may use it cross-origin.
+    // An empty list means any domain may use the credential.
     const before = await browser('https://anything.example.com');
-    expect(before.status).toBe(403);
-    expect(before.headers.get('access-control-allow-origin')).toBeNull();
+    expect(before.status).toBe(200);
+    expect(before.headers.get('access-control-allow-origin')).toBe('https://anything.example.com');
 
     const { data: added } = await server.management.POST('/me/allowedOrigins', { body: { domain: 'https://www.mystore.com' } });
     expect(added).toMatchObject({ domain: 'https://www.mystore.com', id: expect.any(String) });
@@ -128,16 +128,19 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     const allowed = await browser('https://www.mystore.com');
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://www.mystore.com');
+    // Another origin is refused, readably: the page there can show why.
     const refused = await browser('https://evil.example.com');
     expect(refused.status).toBe(403);
-    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://evil.example.com');
+    expect(await refused.json()).toMatchObject({ status: 403, errorCode: '00_403', detail: expect.stringContaining('https://evil.example.com') });
 
     expect((await server.management.GET('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).data?.domain).toBe(
       'https://www.mystore.com',
     );
     expect((await server.management.DELETE('/me/allowedOrigins/{originId}', { params: { path: { originId: added!.id! } } })).response.status).toBe(204);
     expect((await server.management.GET('/me/allowedOrigins')).data?.data).toEqual([]);
-    expect((await browser('https://www.mystore.com')).status).toBe(403);
+    // The list is empty again: any origin.
+    expect((await browser('https://evil.example.com')).status).toBe(200);
   });
 
   test('When the same origin is added twice at once, then one is added and the other refused with 422, never a 500', async () => {
@@ -185,6 +188,81 @@ describe('POST /me/allowedOrigins, GET /me/allowedOrigins, GET /me/allowedOrigin
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+  });
+
+  describe('from a web page of a credential without allowed origins', () => {
+    const SHOP = 'https://shop.example.com';
+    /** A request as a browser page on `origin` sends it to /me/allowedOrigins with the API key in a header. */
+    const fromPage = (origin: string, method: 'GET' | 'POST', body?: unknown) =>
+      fetch(`${server.managementUrl}/me/allowedOrigins`, {
+        method,
+        headers: { 'X-API-Key': COMPANY_KEY, Origin: origin, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    /** The preflight a browser sends before that request (X-API-Key and JSON are not CORS-safelisted). */
+    const preflight = (origin: string, method: string, headers: string) =>
+      fetch(`${server.managementUrl}/me/allowedOrigins`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
+      });
+    const varyOnOrigin = (response: Response) => expect(response.headers.get('vary') ?? '').toMatch(/\borigin\b/i);
+
+    test('When the page sends the preflights and then POST and GET /me/allowedOrigins, then each is answered with CORS headers for its origin', async () => {
+      for (const [method, headers] of [
+        ['POST', 'content-type,x-api-key'],
+        ['GET', 'x-api-key'],
+      ] as const) {
+        const answer = await preflight(SHOP, method, headers);
+        expect(answer.status).toBe(204);
+        expect(answer.headers.get('access-control-allow-origin')).toBe(SHOP);
+        expect(answer.headers.get('access-control-allow-methods')).toContain(method);
+        expect(answer.headers.get('access-control-allow-headers')).toEqual(expect.stringContaining('X-API-Key'));
+        expect(answer.headers.get('access-control-allow-headers')).toEqual(expect.stringContaining('Content-Type'));
+        varyOnOrigin(answer);
+      }
+
+      const empty = await fromPage(SHOP, 'GET');
+      expect(empty.status).toBe(200);
+      expect(empty.headers.get('access-control-allow-origin')).toBe(SHOP);
+      varyOnOrigin(empty);
+      expect(await empty.json()).toMatchObject({ data: [] });
+
+      const added = await fromPage(SHOP, 'POST', { domain: SHOP });
+      expect(added.status).toBe(200);
+      expect(added.headers.get('access-control-allow-origin')).toBe(SHOP);
+      varyOnOrigin(added);
+      const origin = (await added.json()) as { id: string; domain: string };
+      expect(origin).toMatchObject({ id: expect.any(String), domain: SHOP });
+
+      const listed = await fromPage(SHOP, 'GET');
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('access-control-allow-origin')).toBe(SHOP);
+      expect(((await listed.json()) as { data: Array<{ id: string }> }).data.map((o) => o.id)).toEqual([origin.id]);
+    });
+
+    test('When the page adds an origin other than its own, then the list holds that one only: its own next request is refused with a 403 it can read', async () => {
+      const page = 'https://admin.example.com';
+      const added = await fromPage(page, 'POST', { domain: SHOP });
+      expect(added.status).toBe(200);
+      expect(added.headers.get('access-control-allow-origin')).toBe(page);
+
+      const refused = await fromPage(page, 'GET');
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('access-control-allow-origin')).toBe(page);
+      varyOnOrigin(refused);
+      expect(await refused.json()).toMatchObject({
+        status: 403,
+        errorCode: '00_403',
+        detail: `Not allowed: the origin ${page} is not an allowed origin of this credential`,
+      });
+      // A refused request changes nothing: the POST from there is refused too, and the list keeps the one origin.
+      expect((await fromPage(page, 'POST', { domain: page })).status).toBe(403);
+      const fromShop = await fromPage(SHOP, 'GET');
+      expect(fromShop.status).toBe(200);
+      expect(((await fromShop.json()) as { data: Array<{ domain: string }> }).data.map((o) => o.domain)).toEqual([SHOP]);
+      // A server (no Origin) is not held to the list.
+      expect((await server.management.GET('/me/allowedOrigins')).response.status).toBe(200);
+    });
   });
 
   test.each([['www.mystore.com'], ['https://www.mystore.com/path'], ['ftp://www.mystore.com'], ['https://user@www.mystore.com']])(

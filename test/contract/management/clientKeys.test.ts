@@ -57,12 +57,14 @@ describe('POST /sessions/{sessionId}/payments with a client key', () => {
     },
   );
 
-  test('When the origin is not on the list, or no origin is sent, then the answer is 403 without a CORS grant and nothing is paid', async () => {
+  test('When the origin is not on the list, or no origin is sent, then the answer is 403 (readable by the refused page) and nothing is paid', async () => {
     const credential = await shopCredential();
     const s = await session();
     const elsewhere = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, 'https://evil.example.com');
     expect(elsewhere.status).toBe(403);
-    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    // The page may read the refusal (it says only that its origin may not use the key), in checkout's error shape.
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBe('https://evil.example.com');
+    expect(await elsewhere.json()).toMatchObject({ status: 403, errorCode: '010', errorType: 'security' });
     const noOrigin = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, undefined);
     expect(noOrigin.status).toBe(403);
     // Neither request paid: the session still takes its payment.
@@ -73,6 +75,19 @@ describe('POST /sessions/{sessionId}/payments with a client key', () => {
     const credential = await shopCredential();
     const s = await session();
     expect((await payFromBrowser(s.id, s.sessionData!, credential.clientKey, server.baseUrl)).status).toBe(403);
+  });
+
+  test('When the credential has no allowed origins, then a page on any origin pays with its client key, answered with CORS headers for it; without an origin it is still refused', async () => {
+    const credential = await shopCredential(CHECKOUT_ROLES, []);
+    for (const origin of ['https://any-shop.example.com', server.baseUrl]) {
+      const s = await session();
+      const response = await payFromBrowser(s.id, s.sessionData!, credential.clientKey, origin);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('vary')).toMatch(/origin/i);
+    }
+    const s = await session();
+    expect((await payFromBrowser(s.id, s.sessionData!, credential.clientKey, undefined)).status).toBe(403);
   });
 
   test('When the client key is unknown, then the answer is 401 and readable by the page', async () => {
@@ -147,7 +162,7 @@ describe('POST /sessions/{sessionId}/paymentDetails with a client key', () => {
 
     const elsewhere = await fromBrowser(s!.id, 'paymentDetails', fingerprintStep, credential.clientKey, 'https://evil.example.com');
     expect(elsewhere.status).toBe(403);
-    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBe('https://evil.example.com');
 
     const challenged = (await (await fromBrowser(s!.id, 'paymentDetails', fingerprintStep, credential.clientKey, SHOP)).json()) as {
       resultCode: string;
