@@ -1,5 +1,6 @@
 import { closeExpiredOrders } from './checkout/orders/orders.domain.js';
-import { settleDueCaptures, settleDuePayments } from './checkout/payments/payments.domain.js';
+import { settleDueCaptures } from './checkout/payments/authorisation.js';
+import { settleDuePayments } from './checkout/payments/payments.domain.js';
 import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './kernel/clock.js';
 import type { Config } from './config.js';
 import { apiKeyHasher } from './kernel/auth/credentials.js';

@@ -14,7 +14,8 @@ import type { Credential, Donation, Merchant, Payment } from '../../store/types.
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { EXPIRED_CARD, isExpired } from '../payments/cards.js';
-import { makePayment, type PaymentContext, type PaymentOutcome, settleDueCapture } from '../payments/payments.domain.js';
+import { type PaymentContext, type PaymentOutcome, settleDueCapture } from '../payments/authorisation.js';
+import { makePayment } from '../payments/payments.domain.js';
 import { newAuthCode, newPspReference } from '../references.js';
 import { activeAt, type Campaign } from './campaigns.js';
 import { donationTokenOf } from './donation-token.js';

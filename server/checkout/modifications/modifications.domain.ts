@@ -16,7 +16,7 @@ import {
 import type { Credential, Modification, ModificationKind, Payment } from '../../store/types.js';
 import { together, type Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import { settleDueCapture } from '../payments/payments.domain.js';
+import { settleDueCapture } from '../payments/authorisation.js';
 import { assertItemsPrice } from '../payments/line-items.js';
 import { recordModification } from './modification-record.js';
 

@@ -11,16 +11,6 @@ import type { CompletionDetails } from './methods/method.js';
 import { readRedirectResult } from './redirect-result.js';
 import { pspOfAuthorisationToken, readThreeDSSubmission } from './three-ds2.js';
 
-export {
-  newPaymentData,
-  settleDueCapture,
-  settleDueCaptures,
-  type PaymentContext,
-  type PaymentInput,
-  type PaymentMethodInput,
-  type PaymentOutcome,
-} from './authorisation.js';
-
 /**
  * POST /payments: the method's flow (methods/) decides the first step from the request; the
  * shared part (authorisation.ts) writes it, reports a final result and books it on the order.

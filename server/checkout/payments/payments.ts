@@ -2,7 +2,8 @@ import type { components } from '../../../generated/checkout.js';
 import { type BodyOf, command } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
 import { flowOfPayment } from './methods/index.js';
-import { makePayment, type PaymentInput, type PaymentOutcome, submitPaymentDetails } from './payments.domain.js';
+import type { PaymentInput, PaymentOutcome } from './authorisation.js';
+import { makePayment, submitPaymentDetails } from './payments.domain.js';
 import { offeredDonationToken } from '../donations/donation-token.js';
 
 type PaymentResponse = components['schemas']['PaymentResponse'];

@@ -3,7 +3,7 @@ import { ApiError, ERR_CURRENCY_MISMATCH, ERR_DELIVERY_METHODS, ERR_PAYPAL_NOT_P
 import type { Credential } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import { newPaymentData } from './payments.domain.js';
+import { newPaymentData } from './authorisation.js';
 
 export interface UpdateOrderInput {
   pspReference: string;

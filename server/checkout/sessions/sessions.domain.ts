@@ -15,15 +15,8 @@ import {
 import type { CheckoutSession, Credential, Payment } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import {
-  type DetailsInput,
-  makePayment,
-  type PaymentContext,
-  type PaymentInput,
-  type PaymentMethodInput,
-  type PaymentOutcome,
-  submitPaymentDetails,
-} from '../payments/payments.domain.js';
+import type { PaymentContext, PaymentInput, PaymentMethodInput, PaymentOutcome } from '../payments/authorisation.js';
+import { type DetailsInput, makePayment, submitPaymentDetails } from '../payments/payments.domain.js';
 import { keptFields } from '../kept-fields.js';
 
 const HOUR_MS = 60 * 60 * 1000;
