@@ -202,7 +202,7 @@ async function authorise(i: number, merchantAccount: string, value: number, extr
     'payment',
     await call(on(i), 'POST', checkout('/payments'), { ...buildPaymentRequest({ amount: { currency: 'EUR', value } }), merchantAccount, ...extra }),
   );
-  expect(answer.body.resultCode).toBe('Authorised');
+  expect({ status: answer.status, body: answer.body }).toMatchObject({ body: { resultCode: 'Authorised' } });
   return String(answer.body.pspReference);
 }
 
