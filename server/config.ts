@@ -29,10 +29,12 @@ export interface Config {
   cardEncryptionKey: string | undefined;
   /** 64 hex characters: the root of the API-key hash key and the redirect signing key (see kernel/crypto/shared-secrets.ts when unset). */
   serverSecret: string | undefined;
-  /** Hosts each merchant account may forward card details to; key `*` applies to all. */
+  /** Hosts each merchant account may forward card details and send webhooks to; key `*` applies to all. */
   forwardAllowList: Record<string, string[]>;
-  /** Allow forwarding to private, loopback and link-local addresses (tests only). */
+  /** Let /forward and webhooks reach private, loopback and link-local addresses (for tests; never on a shared deployment). */
   forwardAllowPrivateNetworks: boolean;
+  /** Webhooks may go to a receiver on loopback (localhost, 127.0.0.0/8, ::1) without an allow-list entry. */
+  webhookAllowLoopback: boolean;
   forwardTimeoutMs: number;
   forwardMaxResponseBytes: number;
   /** Run the webhook dispatcher in this process. */
@@ -157,11 +159,22 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     default: () => undefined,
     parse: hexKey,
   },
-  forwardAllowList: { env: 'FORWARD_ALLOWLIST', doc: 'JSON: merchant account (or *) to allowed forward hosts', default: () => ({}), parse: hostList },
+  forwardAllowList: {
+    env: 'FORWARD_ALLOWLIST',
+    doc: 'JSON: merchant account (or *) to the hosts /forward and webhooks may reach (they must resolve to public addresses)',
+    default: () => ({}),
+    parse: hostList,
+  },
   forwardAllowPrivateNetworks: {
     env: 'FORWARD_ALLOW_PRIVATE_NETWORKS',
-    doc: 'allow forwarding to private/loopback addresses (tests only)',
+    doc: 'let /forward and webhooks to allow-listed hosts reach private, loopback and link-local addresses (for tests; never on a shared deployment)',
     default: () => false,
+    parse: boolean,
+  },
+  webhookAllowLoopback: {
+    env: 'WEBHOOK_ALLOW_LOOPBACK',
+    doc: 'webhooks may go to a receiver on this machine (localhost, 127.0.0.0/8, ::1) without FORWARD_ALLOWLIST: true by default in sandbox mode, false (and only false) in production; false locks a shared sandbox down',
+    default: (c) => c.mode !== 'production',
     parse: boolean,
   },
   forwardTimeoutMs: { env: 'FORWARD_TIMEOUT_MS', doc: 'timeout of a forward request', default: () => 10_000, parse: integer(100, 120_000) },
@@ -242,6 +255,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (config.mode === 'production' && !config.cardEncryptionKey)
     problems.push(`CARD_ENCRYPTION_KEY is required in production mode (64 hexadecimal characters${same})`);
   if (config.mode === 'production' && !config.serverSecret) problems.push(`SERVER_SECRET is required in production mode (64 hexadecimal characters${same})`);
+  if (config.mode === 'production' && config.webhookAllowLoopback)
+    problems.push('WEBHOOK_ALLOW_LOOPBACK is for sandbox mode only: in production every webhook host must be on FORWARD_ALLOWLIST');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

@@ -222,5 +222,6 @@ export function dispatcherOptionsFrom(config: Config) {
     giveUpAfterSeconds: config.webhookGiveUpAfterSeconds,
     allowList: config.forwardAllowList,
     allowPrivate: config.forwardAllowPrivateNetworks,
+    allowLoopback: config.webhookAllowLoopback,
   };
 }

@@ -8,6 +8,8 @@ export interface SendOptions {
   timeoutMs: number;
   allowList: Record<string, string[]>;
   allowPrivate: boolean;
+  /** Receivers on loopback need no allow-list entry (WEBHOOK_ALLOW_LOOPBACK). */
+  allowLoopback: boolean;
   /** Sent on behalf of a request (a webhook test): logged with its id. */
   log?: OutboundLog;
 }
@@ -59,6 +61,7 @@ export async function sendNotification(
       body: payload,
       allowList: allowListOf(options.allowList, merchantAccount),
       allowPrivate: options.allowPrivate,
+      allowLoopback: options.allowLoopback,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: MAX_BODY,
       overflow: 'truncate',

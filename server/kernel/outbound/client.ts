@@ -13,6 +13,8 @@ export interface OutboundRequest {
   /** Hosts the caller may reach (see allowListOf). */
   allowList: string[];
   allowPrivate: boolean;
+  /** Loopback hosts pass without an allow-list entry (webhooks in sandbox mode; see vetDestination). */
+  allowLoopback?: boolean;
   timeoutMs: number;
   /** Past this the response fails (`fail`) or is cut (`truncate`). */
   maxResponseBytes: number;
@@ -80,7 +82,7 @@ function hostOf(url: string): string {
 async function send(request: OutboundRequest): Promise<OutboundResponse> {
   let destination: Destination;
   try {
-    destination = await vetDestination(request.url, request.allowList, request.allowPrivate);
+    destination = await vetDestination(request.url, request.allowList, request.allowPrivate, request.allowLoopback);
   } catch (error) {
     throw new OutboundError('destination', error instanceof DestinationRefused ? error.message : 'destination not allowed');
   }

@@ -38,6 +38,24 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 or ::1 (also written as an IPv4-mapped IPv6 address). */
+export function isLoopbackAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return LOOPBACK.check(mapped, 'ipv4');
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** `localhost` or a loopback address, as a URL's host names it (brackets allowed). */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || isLoopbackAddress(name);
+}
+
 /** Whether `host` is on the list: exact names, or `*.example.org` for its subdomains. */
 export function hostAllowed(host: string, allowed: string[]): boolean {
   const name = host.toLowerCase().replace(/^\[|\]$/g, '');
@@ -69,9 +87,11 @@ export class DestinationRefused extends Error {
 /**
  * Checks a destination before anything is sent (forward requests and webhooks alike): http(s)
  * only, no user info, on the allow-list, and resolving only to public addresses (unless
- * private networks are allowed, for tests). The address it returns is the one to connect to.
+ * private networks are allowed, for tests). With `allowLoopback` (webhooks in sandbox mode), a
+ * host that names loopback (`localhost`, 127.0.0.0/8, ::1) needs no allow-list entry, and must
+ * resolve to loopback only. The address it returns is the one to connect to.
  */
-export async function vetDestination(raw: string, allowList: string[], allowPrivate: boolean): Promise<Destination> {
+export async function vetDestination(raw: string, allowList: string[], allowPrivate: boolean, allowLoopback = false): Promise<Destination> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -81,7 +101,8 @@ export async function vetDestination(raw: string, allowList: string[], allowPriv
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DestinationRefused(`the scheme ${url.protocol} is not http or https`);
   if (url.username || url.password) throw new DestinationRefused('user info in the URL is not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!hostAllowed(host, allowList)) throw new DestinationRefused(`${host} is not on the merchant account's allow-list`);
+  const loopback = allowLoopback && isLoopbackHost(host);
+  if (!loopback && !hostAllowed(host, allowList)) throw new DestinationRefused(`${host} is not on the merchant account's allow-list`);
   let addresses: Array<{ address: string; family: number }>;
   try {
     addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
@@ -89,7 +110,9 @@ export async function vetDestination(raw: string, allowList: string[], allowPriv
     throw new DestinationRefused(`${host} does not resolve`);
   }
   if (addresses.length === 0) throw new DestinationRefused(`${host} does not resolve`);
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
+  if (loopback && !allowPrivate && !addresses.every((a) => isLoopbackAddress(a.address)))
+    throw new DestinationRefused(`${host} resolves to an address outside loopback`);
+  if (!loopback && !allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
     throw new DestinationRefused(`${host} resolves to a private, loopback or link-local address`);
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

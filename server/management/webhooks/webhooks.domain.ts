@@ -6,7 +6,7 @@ import { reaches } from '../../kernel/auth/credentials.js';
 import { toNotification } from '../../kernel/events/notification.js';
 import { covers, filterCovers } from '../../kernel/events/routing.js';
 import { type SendOptions, sendNotification } from '../../kernel/events/sender.js';
-import { allowListOf, hostAllowed, isPrivateAddress } from '../../kernel/outbound/guard.js';
+import { allowListOf, hostAllowed, isLoopbackHost, isPrivateAddress } from '../../kernel/outbound/guard.js';
 import type { Credential, Delivery, DeliveryAttempt, Merchant, MerchantAccountFilter, OutboxEvent, Webhook } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { visibleMerchant } from '../accounts/accounts.domain.js';
@@ -71,6 +71,8 @@ export interface WebhookFields {
 export interface OutboundPolicy {
   allowList: Record<string, string[]>;
   allowPrivate: boolean;
+  /** A receiver on loopback needs no allow-list entry (WEBHOOK_ALLOW_LOOPBACK). */
+  allowLoopback: boolean;
 }
 
 const invalid = invalidField;
@@ -90,6 +92,7 @@ function checkUrl(url: string, merchantAccounts: string[], policy: OutboundPolic
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalid('url', url, 'must use http or https');
   if (parsed.username || parsed.password) throw invalid('url', url, 'must not contain user info; use username and password');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (policy.allowLoopback && isLoopbackHost(host)) return;
   for (const account of merchantAccounts.length > 0 ? merchantAccounts : ['*']) {
     if (!hostAllowed(host, allowListOf(policy.allowList, account)))
       throw invalid('url', url, `${host} is not on the outbound allow-list of merchant account ${account}`);

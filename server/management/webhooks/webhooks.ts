@@ -71,7 +71,11 @@ const toDeliveryView = ({ delivery, event, attempts }: domain.DeliveryView) => (
   })),
 });
 
-const policy = (deps: HandlerDeps) => ({ allowList: deps.config.forwardAllowList, allowPrivate: deps.config.forwardAllowPrivateNetworks });
+const policy = (deps: HandlerDeps) => ({
+  allowList: deps.config.forwardAllowList,
+  allowPrivate: deps.config.forwardAllowPrivateNetworks,
+  allowLoopback: deps.config.webhookAllowLoopback,
+});
 const base = (deps: HandlerDeps, req: Request) => `${baseUrlOf(req, deps.config.publicBaseUrl)}${MANAGEMENT_BASE}`;
 const levelOf = (path: { merchantId: string } | { companyId: string }): domain.Level =>
   'merchantId' in path ? { merchantId: path.merchantId } : { companyId: path.companyId };
