@@ -155,13 +155,12 @@ async function startPrism({ area }, children) {
       if (verbose) process.stdout.write(chunk.toString().replace(/^(?=.)/gm, prefix));
     });
   }
-  child.on('exit', (code) => {
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
     // Why Prism stopped (a spec it cannot read, a port in use) is in what it printed last.
     if (!verbose && printed) process.stderr.write(printed.replace(/^(?=.)/gm, prefix));
-    console.error(`${prefix}Prism exited with ${code}`);
-    process.exitCode = code ?? 1;
-    for (const other of children) other.kill('SIGTERM');
-    process.exit();
+    console.error(`${prefix}Prism exited with ${code ?? signal}`);
+    void stop(code || 1);
   });
   for (let waited = 0; ; waited += 200) {
     const up = await new Promise((ok) => {
@@ -176,11 +175,49 @@ async function startPrism({ area }, children) {
 }
 
 const children = [];
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    for (const child of children) child.kill('SIGTERM');
-    process.exit(0);
+const proxies = [];
+let stopping;
+
+/** Resolves when the child has exited: asked with SIGTERM, then SIGKILL after 5 s. */
+function ended(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveEnded) => {
+    const hard = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => (clearTimeout(hard), resolveEnded()));
+    child.kill('SIGTERM');
   });
+}
+
+/** Stops the proxies and the Prism children, waits until the children have exited, then exits. */
+function stop(code) {
+  stopping ??= (async () => {
+    for (const server of proxies) {
+      server.close();
+      server.closeAllConnections();
+    }
+    await Promise.all(children.map(ended));
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+// SIGINT (Ctrl-C), SIGTERM, SIGHUP (terminal closed): the children stop with the mock. A second
+// signal while stopping does not wait.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (stopping) {
+      for (const child of children) child.kill('SIGKILL');
+      process.exit(1);
+    }
+    void stop(0);
+  });
+}
+
+// Under `npm run mock`, a signal sent to npm ends npm and its shell but does not reach this
+// process: when the shell that started it is gone, the mock stops as on SIGTERM.
+if (process.env.npm_lifecycle_event === 'mock') {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void stop(0), 500).unref();
 }
 
 try {
@@ -195,7 +232,7 @@ try {
       return port;
     }),
   );
-  await Promise.all(AREAS.map((area, i) => proxy(area, prismPorts[i], docs, baseUrl)));
+  proxies.push(...(await Promise.all(AREAS.map((area, i) => proxy(area, prismPorts[i], docs, baseUrl)))));
   console.log(
     [
       `Mock ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Prism, any X-API-Key is accepted):`,
@@ -208,6 +245,5 @@ try {
   );
 } catch (error) {
   console.error(`mock: ${error.message}`);
-  for (const child of children) child.kill('SIGTERM');
-  process.exit(1);
+  await stop(1);
 }
