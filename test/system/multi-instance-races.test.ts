@@ -8,7 +8,7 @@
  *
  * RACE_SEEDS (comma-separated) chooses the pseudo-random mixes; one seed by default.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -262,9 +262,12 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
     await database?.drop();
   });
 
-  // Each test reports its own server errors.
+  // Each test reports its own server errors, with what the instances logged about them.
   beforeEach(() => {
     serverErrors.length = 0;
+  });
+  afterEach(() => {
+    if (serverErrors.length > 0) for (const [i, instance] of instances.entries()) console.log(`instance ${i}:\n${instance.output().slice(-3000)}`);
   });
 
   describe.each(SEEDS)('with seed %i', (seed) => {
