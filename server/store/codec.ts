@@ -1,5 +1,5 @@
 /**
- * The value conversions the row codecs of the store modules share (see tables/columns.ts for why the
+ * The value conversions the row codecs of the store modules share (see schema-columns.ts for why the
  * engines differ): each table's module maps its rows to records with these, in one place.
  */
 

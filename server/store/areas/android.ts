@@ -1,12 +1,12 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { AndroidAppsTable, AndroidCertificatesTable } from '../tables/merchant-settings.js';
 import type { AndroidApp, AndroidAppListing, AndroidCertificate } from '../records/merchant-settings.js';
+import type { AndroidApps, AndroidCertificates } from '../schema.generated.js';
 
 /** The columns of the list page (AndroidAppListing): a list reads no file paths, sizes or times it does not show. */
 const LISTING_COLUMNS = ['id', 'status', 'package_name', 'version_code', 'version_name', 'label', 'description', 'error_code'] as const;
-type ListingRow = Pick<Selectable<AndroidAppsTable>, (typeof LISTING_COLUMNS)[number]>;
+type ListingRow = Pick<Selectable<AndroidApps>, (typeof LISTING_COLUMNS)[number]>;
 const listingFromRow = (r: ListingRow): AndroidAppListing => ({
   id: r.id,
   status: r.status as AndroidApp['status'],
@@ -18,7 +18,7 @@ const listingFromRow = (r: ListingRow): AndroidAppListing => ({
   errorCode: r.error_code,
 });
 
-const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
+const appFromRow = (r: Selectable<AndroidApps>): AndroidApp => ({
   ...listingFromRow(r),
   companyId: r.company_id,
   filePath: r.file_path,
@@ -27,7 +27,7 @@ const appFromRow = (r: Selectable<AndroidAppsTable>): AndroidApp => ({
   updatedAt: r.updated_at,
 });
 
-const appToRow = (a: AndroidApp): Insertable<AndroidAppsTable> => ({
+const appToRow = (a: AndroidApp): Insertable<AndroidApps> => ({
   id: a.id,
   company_id: a.companyId,
   status: a.status,
@@ -43,7 +43,7 @@ const appToRow = (a: AndroidApp): Insertable<AndroidAppsTable> => ({
   updated_at: a.updatedAt,
 });
 
-const certificateFromRow = (r: Selectable<AndroidCertificatesTable>): AndroidCertificate => ({
+const certificateFromRow = (r: Selectable<AndroidCertificates>): AndroidCertificate => ({
   id: r.id,
   companyId: r.company_id,
   name: r.name,
@@ -55,7 +55,7 @@ const certificateFromRow = (r: Selectable<AndroidCertificatesTable>): AndroidCer
   createdAt: r.created_at,
 });
 
-const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificatesTable> => ({
+const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificates> => ({
   id: c.id,
   company_id: c.companyId,
   name: c.name,

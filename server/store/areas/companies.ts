@@ -2,11 +2,11 @@ import type { Insertable, Selectable } from 'kysely';
 import { count, flag, paged } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { CompaniesTable, MerchantsTable } from '../tables/accounts.js';
 import type { CaptureDelay, Company, Merchant } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
+import type { Companies, Merchants } from '../schema.generated.js';
 
-const companyFromRow = (r: Selectable<CompaniesTable>): Company => ({
+const companyFromRow = (r: Selectable<Companies>): Company => ({
   id: r.id,
   name: r.name,
   createdAt: r.created_at,
@@ -14,7 +14,7 @@ const companyFromRow = (r: Selectable<CompaniesTable>): Company => ({
 });
 
 /** A new company's clock runs on real time: the column's default (0) applies. */
-const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<CompaniesTable> => ({
+const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<Companies> => ({
   id: c.id,
   name: c.name,
   created_at: c.createdAt,
@@ -23,7 +23,7 @@ const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<Compan
 /** The capture delay is stored as text: 'immediate', 'manual' or a number of days in digits. */
 const captureDelay = (text: string): CaptureDelay => (/^\d+$/.test(text) ? Number(text) : (text as 'immediate' | 'manual'));
 
-const merchantFromRow = (r: Selectable<MerchantsTable>): Merchant => ({
+const merchantFromRow = (r: Selectable<Merchants>): Merchant => ({
   id: r.id,
   companyId: r.company_id,
   name: r.name,
@@ -40,7 +40,7 @@ const merchantFromRow = (r: Selectable<MerchantsTable>): Merchant => ({
   createdAt: r.created_at,
 });
 
-const merchantToRow = (m: Merchant): Insertable<MerchantsTable> => ({
+const merchantToRow = (m: Merchant): Insertable<Merchants> => ({
   id: m.id,
   company_id: m.companyId,
   name: m.name,

@@ -2,11 +2,11 @@ import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { AllowedOriginsTable, ApiCredentialsTable, ApiKeysTable } from '../tables/accounts.js';
 import type { AllowedOrigin, ApiKeyRecord, Credential, RetiredClientKey } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
+import type { AllowedOrigins, ApiCredentials, ApiKeys } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<ApiCredentialsTable>): Credential => ({
+const fromRow = (r: Selectable<ApiCredentials>): Credential => ({
   id: r.id,
   companyId: r.company_id,
   merchantId: r.merchant_id,
@@ -21,7 +21,7 @@ const fromRow = (r: Selectable<ApiCredentialsTable>): Credential => ({
   ...(r.subject_dn !== null && { subjectDN: r.subject_dn }),
 });
 
-const toRow = (c: Credential): Insertable<ApiCredentialsTable> => ({
+const toRow = (c: Credential): Insertable<ApiCredentials> => ({
   id: c.id,
   company_id: c.companyId,
   merchant_id: c.merchantId,
@@ -36,28 +36,28 @@ const toRow = (c: Credential): Insertable<ApiCredentialsTable> => ({
   subject_dn: c.subjectDN ?? null,
 });
 
-const keyFromRow = (r: Selectable<ApiKeysTable>): ApiKeyRecord => ({
+const keyFromRow = (r: Selectable<ApiKeys>): ApiKeyRecord => ({
   keyHash: r.key_hash,
   credentialId: r.credential_id,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
 });
 
-const keyToRow = (k: ApiKeyRecord): Insertable<ApiKeysTable> => ({
+const keyToRow = (k: ApiKeyRecord): Insertable<ApiKeys> => ({
   key_hash: k.keyHash,
   credential_id: k.credentialId,
   created_at: k.createdAt,
   expires_at: k.expiresAt,
 });
 
-const originFromRow = (r: Selectable<AllowedOriginsTable>): AllowedOrigin => ({
+const originFromRow = (r: Selectable<AllowedOrigins>): AllowedOrigin => ({
   id: r.id,
   credentialId: r.credential_id,
   domain: r.domain,
   createdAt: r.created_at,
 });
 
-const originToRow = (o: AllowedOrigin): Insertable<AllowedOriginsTable> => ({
+const originToRow = (o: AllowedOrigin): Insertable<AllowedOrigins> => ({
   id: o.id,
   credential_id: o.credentialId,
   domain: o.domain,

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
-import type { DonationsTable } from '../tables/checkout.js';
 import type { Donation } from '../records/checkout.js';
+import type { Donations } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<DonationsTable>): Donation => ({
+const fromRow = (r: Selectable<Donations>): Donation => ({
   id: r.id,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -18,7 +18,7 @@ const fromRow = (r: Selectable<DonationsTable>): Donation => ({
   createdAt: r.created_at,
 });
 
-const toRow = (d: Donation): Insertable<DonationsTable> => ({
+const toRow = (d: Donation): Insertable<Donations> => ({
   id: d.id,
   company_id: d.companyId,
   merchant_account: d.merchantAccount,

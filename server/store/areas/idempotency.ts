@@ -1,10 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared, preparedInsert } from '../prepared.js';
-import type { IdempotencyKeysTable } from '../tables/accounts.js';
 import type { IdempotencyRecord } from '../records/accounts.js';
+import type { IdempotencyKeys } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<IdempotencyKeysTable>): IdempotencyRecord => ({
+const fromRow = (r: Selectable<IdempotencyKeys>): IdempotencyRecord => ({
   credentialId: r.credential_id,
   companyId: r.company_id,
   key: r.key,
@@ -14,7 +14,7 @@ const fromRow = (r: Selectable<IdempotencyKeysTable>): IdempotencyRecord => ({
   createdAt: r.created_at,
 });
 
-const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeysTable> => ({
+const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeys> => ({
   credential_id: i.credentialId,
   key: i.key,
   company_id: i.companyId,

@@ -1,10 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
-import type { PaymentLinksTable } from '../tables/checkout.js';
 import type { PaymentLink } from '../records/checkout.js';
+import type { PaymentLinks } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<PaymentLinksTable>): PaymentLink => ({
+const fromRow = (r: Selectable<PaymentLinks>): PaymentLink => ({
   id: r.id,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -17,7 +17,7 @@ const fromRow = (r: Selectable<PaymentLinksTable>): PaymentLink => ({
   updatedAt: r.updated_at,
 });
 
-const toRow = (l: PaymentLink): Insertable<PaymentLinksTable> => ({
+const toRow = (l: PaymentLink): Insertable<PaymentLinks> => ({
   id: l.id,
   company_id: l.companyId,
   merchant_account: l.merchantAccount,

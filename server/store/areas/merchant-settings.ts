@@ -1,10 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { PaymentMethodSettingsTable, PayoutSettingsTable, SplitConfigurationsTable } from '../tables/merchant-settings.js';
 import type { PaymentMethodSetting, PayoutSetting, SplitConfigurationRecord } from '../records/merchant-settings.js';
+import type { PaymentMethodSettings, PayoutSettings, SplitConfigurations } from '../schema.generated.js';
 
-const settingFromRow = (r: Selectable<PaymentMethodSettingsTable>): PaymentMethodSetting => ({
+const settingFromRow = (r: Selectable<PaymentMethodSettings>): PaymentMethodSetting => ({
   id: r.id,
   merchantId: r.merchant_id,
   type: r.type,
@@ -25,7 +25,7 @@ const settingFromRow = (r: Selectable<PaymentMethodSettingsTable>): PaymentMetho
   updatedAt: r.updated_at,
 });
 
-const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettingsTable> => ({
+const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettings> => ({
   id: s.id,
   merchant_id: s.merchantId,
   type: s.type,
@@ -46,7 +46,7 @@ const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettings
   updated_at: s.updatedAt,
 });
 
-const payoutFromRow = (r: Selectable<PayoutSettingsTable>): PayoutSetting => ({
+const payoutFromRow = (r: Selectable<PayoutSettings>): PayoutSetting => ({
   id: r.id,
   merchantId: r.merchant_id,
   transferInstrumentId: r.transfer_instrument_id,
@@ -58,7 +58,7 @@ const payoutFromRow = (r: Selectable<PayoutSettingsTable>): PayoutSetting => ({
   updatedAt: r.updated_at,
 });
 
-const payoutToRow = (p: PayoutSetting): Insertable<PayoutSettingsTable> => ({
+const payoutToRow = (p: PayoutSetting): Insertable<PayoutSettings> => ({
   id: p.id,
   merchant_id: p.merchantId,
   transfer_instrument_id: p.transferInstrumentId,
@@ -70,7 +70,7 @@ const payoutToRow = (p: PayoutSetting): Insertable<PayoutSettingsTable> => ({
   updated_at: p.updatedAt,
 });
 
-const splitFromRow = (r: Selectable<SplitConfigurationsTable>): SplitConfigurationRecord => ({
+const splitFromRow = (r: Selectable<SplitConfigurations>): SplitConfigurationRecord => ({
   id: r.id,
   merchantId: r.merchant_id,
   description: r.description,
@@ -79,7 +79,7 @@ const splitFromRow = (r: Selectable<SplitConfigurationsTable>): SplitConfigurati
   updatedAt: r.updated_at,
 });
 
-const splitToRow = (c: SplitConfigurationRecord): Insertable<SplitConfigurationsTable> => ({
+const splitToRow = (c: SplitConfigurationRecord): Insertable<SplitConfigurations> => ({
   id: c.id,
   merchant_id: c.merchantId,
   description: c.description,

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import { type Db, forUpdate } from '../db.js';
-import type { OrdersTable } from '../tables/checkout.js';
 import type { Order } from '../records/checkout.js';
+import type { Orders } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<OrdersTable>): Order => ({
+const fromRow = (r: Selectable<Orders>): Order => ({
   pspReference: r.psp_reference,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -17,7 +17,7 @@ const fromRow = (r: Selectable<OrdersTable>): Order => ({
   createdAt: r.created_at,
 });
 
-const toRow = (o: Order): Insertable<OrdersTable> => ({
+const toRow = (o: Order): Insertable<Orders> => ({
   psp_reference: o.pspReference,
   company_id: o.companyId,
   merchant_account: o.merchantAccount,

@@ -2,10 +2,10 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { preparedInsert } from '../prepared.js';
-import type { DeliveryAttemptsTable, EventsTable, WebhookDeliveriesTable } from '../tables/webhooks.js';
 import type { Delivery, DeliveryAttempt, OutboxEvent } from '../records/webhooks.js';
+import type { DeliveryAttempts, Events, WebhookDeliveries } from '../schema.generated.js';
 
-const eventFromRow = (r: Selectable<EventsTable>): OutboxEvent => ({
+const eventFromRow = (r: Selectable<Events>): OutboxEvent => ({
   id: r.id,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -25,7 +25,7 @@ const eventFromRow = (r: Selectable<EventsTable>): OutboxEvent => ({
 });
 
 /** The id is left out: the database numbers events. */
-const eventToRow = (e: OutboxEvent): Insertable<EventsTable> => ({
+const eventToRow = (e: OutboxEvent): Insertable<Events> => ({
   company_id: e.companyId,
   merchant_account: e.merchantAccount,
   event_code: e.eventCode,
@@ -43,7 +43,7 @@ const eventToRow = (e: OutboxEvent): Insertable<EventsTable> => ({
   request_id: e.requestId,
 });
 
-const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): Delivery => ({
+const deliveryFromRow = (r: Selectable<WebhookDeliveries>): Delivery => ({
   webhookId: r.webhook_id,
   eventId: r.event_id,
   queueSeq: r.queue_seq,
@@ -55,7 +55,7 @@ const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): Delivery => ({
 });
 
 /** `companyId` is left out: it is the webhook's, read with due deliveries only. */
-const deliveryToRow = (d: Delivery): Insertable<WebhookDeliveriesTable> => ({
+const deliveryToRow = (d: Delivery): Insertable<WebhookDeliveries> => ({
   webhook_id: d.webhookId,
   event_id: d.eventId,
   queue_seq: d.queueSeq,
@@ -66,7 +66,7 @@ const deliveryToRow = (d: Delivery): Insertable<WebhookDeliveriesTable> => ({
   updated_at: d.updatedAt,
 });
 
-const attemptFromRow = (r: Selectable<DeliveryAttemptsTable>): DeliveryAttempt => ({
+const attemptFromRow = (r: Selectable<DeliveryAttempts>): DeliveryAttempt => ({
   webhookId: r.webhook_id,
   eventId: r.event_id,
   attemptedAt: r.attempted_at,
@@ -76,7 +76,7 @@ const attemptFromRow = (r: Selectable<DeliveryAttemptsTable>): DeliveryAttempt =
   durationMs: r.duration_ms,
 });
 
-const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttemptsTable> => ({
+const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttempts> => ({
   webhook_id: a.webhookId,
   event_id: a.eventId,
   attempted_at: a.attemptedAt,

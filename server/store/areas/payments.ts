@@ -2,10 +2,10 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import { flag, jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
 import { prepared, preparedInsert, preparedUpdate } from '../prepared.js';
-import type { ModificationsTable, PaymentsTable } from '../tables/checkout.js';
 import type { Modification, Payment } from '../records/checkout.js';
+import type { Modifications, Payments } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<PaymentsTable>): Payment => ({
+const fromRow = (r: Selectable<Payments>): Payment => ({
   pspReference: r.psp_reference,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -46,7 +46,7 @@ const fromRow = (r: Selectable<PaymentsTable>): Payment => ({
   settleAt: r.settle_at,
 });
 
-const toRow = (p: Payment): Insertable<PaymentsTable> => ({
+const toRow = (p: Payment): Insertable<Payments> => ({
   psp_reference: p.pspReference,
   company_id: p.companyId,
   merchant_account: p.merchantAccount,
@@ -87,7 +87,7 @@ const toRow = (p: Payment): Insertable<PaymentsTable> => ({
   settle_at: p.settleAt,
 });
 
-const modificationFromRow = (r: Selectable<ModificationsTable>): Modification => ({
+const modificationFromRow = (r: Selectable<Modifications>): Modification => ({
   pspReference: r.psp_reference,
   paymentPspReference: r.payment_psp_reference,
   merchantAccount: r.merchant_account,
@@ -100,7 +100,7 @@ const modificationFromRow = (r: Selectable<ModificationsTable>): Modification =>
   createdAt: r.created_at,
 });
 
-const modificationToRow = (m: Modification): Insertable<ModificationsTable> => ({
+const modificationToRow = (m: Modification): Insertable<Modifications> => ({
   psp_reference: m.pspReference,
   payment_psp_reference: m.paymentPspReference,
   merchant_account: m.merchantAccount,

@@ -1,10 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import { jsonText, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
-import type { CheckoutSessionsTable } from '../tables/checkout.js';
 import type { CheckoutSession } from '../records/checkout.js';
+import type { CheckoutSessions } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<CheckoutSessionsTable>): CheckoutSession => ({
+const fromRow = (r: Selectable<CheckoutSessions>): CheckoutSession => ({
   id: r.id,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -15,7 +15,7 @@ const fromRow = (r: Selectable<CheckoutSessionsTable>): CheckoutSession => ({
   createdAt: r.created_at,
 });
 
-const toRow = (s: CheckoutSession): Insertable<CheckoutSessionsTable> => ({
+const toRow = (s: CheckoutSession): Insertable<CheckoutSessions> => ({
   id: s.id,
   company_id: s.companyId,
   merchant_account: s.merchantAccount,

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
-import type { StoredPaymentMethodsTable } from '../tables/checkout.js';
 import type { StoredPaymentMethod } from '../records/checkout.js';
+import type { StoredPaymentMethods } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<StoredPaymentMethodsTable>): StoredPaymentMethod => ({
+const fromRow = (r: Selectable<StoredPaymentMethods>): StoredPaymentMethod => ({
   id: r.id,
   companyId: r.company_id,
   merchantAccount: r.merchant_account,
@@ -20,7 +20,7 @@ const fromRow = (r: Selectable<StoredPaymentMethodsTable>): StoredPaymentMethod 
   createdAt: r.created_at,
 });
 
-const toRow = (t: StoredPaymentMethod): Insertable<StoredPaymentMethodsTable> => ({
+const toRow = (t: StoredPaymentMethod): Insertable<StoredPaymentMethods> => ({
   id: t.id,
   company_id: t.companyId,
   merchant_account: t.merchantAccount,

@@ -1,11 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
 import { jsonText, paged, parsed } from '../codec.js';
 import { type Db, forUpdate } from '../db.js';
-import type { StoresTable } from '../tables/merchant-settings.js';
 import type { StoreAddress, StoreDetails, StoreLocation, StoreStatus } from '../records/merchant-settings.js';
 import type { Page } from '../records/page.js';
+import type { Stores } from '../schema.generated.js';
 
-const storeFromRow = (r: Selectable<StoresTable>): StoreLocation => ({
+const storeFromRow = (r: Selectable<Stores>): StoreLocation => ({
   id: r.id,
   merchantId: r.merchant_id,
   reference: r.reference,
@@ -17,7 +17,7 @@ const storeFromRow = (r: Selectable<StoresTable>): StoreLocation => ({
   details: parsed<StoreDetails>(r.details),
 });
 
-const storeToRow = (s: StoreLocation): Insertable<StoresTable> => ({
+const storeToRow = (s: StoreLocation): Insertable<Stores> => ({
   id: s.id,
   merchant_id: s.merchantId,
   reference: s.reference,

@@ -1,11 +1,11 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { TerminalsTable } from '../tables/merchant-settings.js';
 import type { SettingsLevel, SettingsSections, Terminal, TerminalFilter } from '../records/merchant-settings.js';
 import type { Page } from '../records/page.js';
+import type { Terminals } from '../schema.generated.js';
 
-const terminalFromRow = (r: Selectable<TerminalsTable>): Terminal => ({
+const terminalFromRow = (r: Selectable<Terminals>): Terminal => ({
   id: r.id,
   companyId: r.company_id,
   merchantId: r.merchant_id,
@@ -18,7 +18,7 @@ const terminalFromRow = (r: Selectable<TerminalsTable>): Terminal => ({
   status: r.status as Terminal['status'],
 });
 
-const terminalToRow = (t: Terminal): Insertable<TerminalsTable> => ({
+const terminalToRow = (t: Terminal): Insertable<Terminals> => ({
   id: t.id,
   company_id: t.companyId,
   merchant_id: t.merchantId,

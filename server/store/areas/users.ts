@@ -1,11 +1,11 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { flag, jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
-import type { UsersTable } from '../tables/accounts.js';
 import type { User } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
+import type { Users } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<UsersTable>): User => ({
+const fromRow = (r: Selectable<Users>): User => ({
   id: r.id,
   companyId: r.company_id,
   merchantId: r.merchant_id,
@@ -22,7 +22,7 @@ const fromRow = (r: Selectable<UsersTable>): User => ({
   createdAt: r.created_at,
 });
 
-const toRow = (u: User): Insertable<UsersTable> => ({
+const toRow = (u: User): Insertable<Users> => ({
   id: u.id,
   company_id: u.companyId,
   merchant_id: u.merchantId,

@@ -2,20 +2,20 @@ import type { Insertable, Selectable } from 'kysely';
 import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
-import type { WebhooksTable } from '../tables/webhooks.js';
 import type { Page } from '../records/page.js';
 import type { MerchantAccountFilter, Webhook } from '../records/webhooks.js';
+import type { Webhooks } from '../schema.generated.js';
 
 const listOrNull = (value: unknown): string[] | null => (value === null || value === undefined ? null : parsed<string[]>(value));
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : jsonText(value));
 
-function filterOf(r: Selectable<WebhooksTable>): MerchantAccountFilter | null {
+function filterOf(r: Selectable<Webhooks>): MerchantAccountFilter | null {
   const type = r.filter_merchant_account_type as MerchantAccountFilter['type'] | null;
   if (type === null) return null;
   return type === 'allAccounts' ? { type } : { type, merchantAccounts: listOrNull(r.filter_merchant_accounts) ?? [] };
 }
 
-const fromRow = (r: Selectable<WebhooksTable>): Webhook => ({
+const fromRow = (r: Selectable<Webhooks>): Webhook => ({
   id: r.id,
   companyId: r.company_id,
   merchantId: r.merchant_id,
@@ -44,7 +44,7 @@ const fromRow = (r: Selectable<WebhooksTable>): Webhook => ({
   updatedAt: r.updated_at,
 });
 
-const toRow = (w: Webhook): Insertable<WebhooksTable> => ({
+const toRow = (w: Webhook): Insertable<Webhooks> => ({
   id: w.id,
   company_id: w.companyId,
   merchant_id: w.merchantId,
