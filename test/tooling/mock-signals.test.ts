@@ -113,7 +113,7 @@ async function expectStopped(mock: Mock, prism: { pids: number[]; ports: number[
 }
 
 describe('Stopping the mock', () => {
-  test.each([['SIGTERM'], ['SIGINT']] as const)(
+  test.each<[NodeJS.Signals]>([['SIGTERM'], ['SIGINT']])(
     'When node scripts/mock.mjs gets %s, then it exits 0 after its Prism children, and none of their ports answers',
     async (signal) => {
       const mock = await startMock('node');
