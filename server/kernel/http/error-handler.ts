@@ -164,6 +164,11 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       });
     }
+    if (err instanceof StoreUnavailableError) {
+      // Answered 503 and retried by clients; the operator still needs to know why the database was away.
+      const cause = err.cause instanceof Error ? `${(err.cause as { code?: string }).code ?? ''} ${err.cause.message}`.trim() : String(err.cause);
+      logger.warn('database unavailable', { requestId: requestIdOf(res), method: req.method, path: req.path, cause });
+    }
     if (res.headersSent) {
       res.end();
       return;
