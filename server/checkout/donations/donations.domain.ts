@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { components } from '../../../generated/checkout.js';
 import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import {
@@ -31,18 +32,20 @@ export async function activeCampaigns(tx: Tx, now: Date, credential: Credential,
   }));
 }
 
-export interface DonationInput {
-  merchantAccount: string;
-  reference: string;
-  returnUrl: string;
-  amount: Money;
-  donationAccount?: string | undefined;
-  donationCampaignId?: string | undefined;
-  donationOriginalPspReference?: string | undefined;
-  donationToken?: string | undefined;
-  paymentMethod?: { storedPaymentMethodId?: string | undefined; recurringDetailReference?: string | undefined } | undefined;
-  shopperReference?: string | undefined;
-}
+/** The donation request's fields the domain reads, as the spec types them. */
+export type DonationInput = Pick<
+  components['schemas']['DonationPaymentRequest'],
+  | 'merchantAccount'
+  | 'reference'
+  | 'returnUrl'
+  | 'amount'
+  | 'donationAccount'
+  | 'donationCampaignId'
+  | 'donationOriginalPspReference'
+  | 'donationToken'
+  | 'paymentMethod'
+  | 'shopperReference'
+>;
 
 /** The campaign the donation is for: named by id or by its donation account, active now. */
 function campaignOf(now: Date, input: DonationInput): Campaign {

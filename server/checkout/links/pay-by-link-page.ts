@@ -7,6 +7,7 @@ import { requestIdOf } from '../../kernel/http/request-context.js';
 import type { Payment, PaymentLink } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
 import { currentLink, payableLink, recordLinkPayment, shopperActor } from './payment-links.domain.js';
+import type { PaymentInput, PaymentMethodInput } from '../payments/authorisation.js';
 import { makePayment, submitPaymentDetails } from '../payments/payments.domain.js';
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import { escapeHtml, formatMoney, messagePage, safeHttpUrl, sendHostedPage } from '../hosted-assets/hosted-page.js';
@@ -302,10 +303,10 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
             shopperReference?: string;
             shopperEmail?: string;
             storePaymentMethodMode?: string;
-            recurringProcessingModel?: string;
+            recurringProcessingModel?: PaymentInput['recurringProcessingModel'];
             captureDelayHours?: number;
             manualCapture?: boolean;
-            lineItems?: Array<Record<string, unknown>>;
+            lineItems?: PaymentInput['lineItems'];
             countryCode?: string;
             shopperLocale?: string;
           };
@@ -321,7 +322,8 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
             reference: link.reference,
             returnUrl: `${base}/payByLink/${link.id}/return`,
             amount: f.amount,
-            paymentMethod: card ? { type: 'scheme', ...cardFields } : { type },
+            // Not a card: an offered redirect method (iDEAL, Klarna), which needs nothing but its type.
+            paymentMethod: card ? { type: 'scheme', ...cardFields } : ({ type } as PaymentMethodInput),
             paymentLinkId: link.id,
             ...(f.shopperReference && { shopperReference: f.shopperReference }),
             ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
@@ -331,7 +333,7 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
             ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
             ...(f.manualCapture && { additionalData: { manualCapture: 'true' } }),
             ...(store && { storePaymentMethod: true }),
-            ...(card && f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+            ...(card && f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel }),
           });
           await recordLinkPayment(tx, now, link, result.payment.resultCode);
           return { payment: result.payment, view };

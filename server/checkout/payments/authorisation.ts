@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { components } from '../../../generated/checkout.js';
 import type { CardVault } from '../../kernel/crypto/card-vault.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Merchant, Order, Payment, RecurringProcessingModel, StoredPaymentMethod } from '../../store/types.js';
+import type { Merchant, Order, Payment, StoredPaymentMethod } from '../../store/types.js';
 import { type Store, together, type Tx } from '../../store/tx.js';
-import type { Money } from '../money.js';
 import { chargeOrder } from '../orders/orders.domain.js';
 import { recordLinkPayment } from '../links/payment-links.domain.js';
 import { recordModification } from '../modifications/modification-record.js';
@@ -20,34 +20,42 @@ import type { Refusal } from './cards.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The request's `paymentMethod` as the flows read it: each flow checks the fields it needs. */
-export interface PaymentMethodInput {
-  type?: string;
-  [field: string]: unknown;
-}
+type PaymentRequest = components['schemas']['PaymentRequest'];
 
-export interface PaymentInput {
-  merchantAccount: string;
-  reference: string;
-  returnUrl: string;
-  amount: Money;
-  paymentMethod: PaymentMethodInput;
-  captureDelayHours?: number;
-  additionalData?: Record<string, string>;
-  order?: { pspReference: string; orderData: string };
-  shopperReference?: string;
-  shopperEmail?: string;
-  storePaymentMethod?: boolean;
-  recurringProcessingModel?: RecurringProcessingModel;
-  /** Request fields some methods need (Klarna's items, Boleto's shopper, 3D Secure's choice). */
-  lineItems?: Array<Record<string, unknown>>;
-  shopperName?: { firstName: string; lastName: string };
-  socialSecurityNumber?: string;
-  billingAddress?: Record<string, unknown>;
-  countryCode?: string;
-  shopperLocale?: string;
-  authenticationData?: Record<string, unknown>;
-  /** Set when the payment is made in a checkout session or through a payment link. */
+/** The request's `paymentMethod`, one of the spec's method schemas: each flow checks the fields it needs. */
+export type PaymentMethodInput = PaymentRequest['paymentMethod'];
+
+/**
+ * The payment request's fields the domain reads, as the spec types them; the rest of the request
+ * is accepted and not used. Sessions and payment links make payments with the same fields.
+ */
+export type PaymentInput = Pick<
+  PaymentRequest,
+  | 'merchantAccount'
+  | 'reference'
+  | 'returnUrl'
+  | 'amount'
+  | 'paymentMethod'
+  | 'captureDelayHours'
+  | 'additionalData'
+  | 'order'
+  | 'shopperReference'
+  | 'shopperEmail'
+  | 'storePaymentMethod'
+  | 'recurringProcessingModel'
+  // Fields some methods need (Klarna's items, Boleto's shopper, 3D Secure's choice).
+  | 'lineItems'
+  | 'shopperName'
+  | 'socialSecurityNumber'
+  | 'billingAddress'
+  | 'countryCode'
+  | 'shopperLocale'
+  | 'authenticationData'
+> &
+  PaymentOrigin;
+
+/** Internal, never read from a request: set when the payment is made in a checkout session or through a payment link. */
+interface PaymentOrigin {
   sessionId?: string;
   paymentLinkId?: string;
 }

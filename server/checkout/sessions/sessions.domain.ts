@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { components } from '../../../generated/checkout.js';
 import { requireMerchantAccount, reaches } from '../../kernel/auth/credentials.js';
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import {
@@ -15,7 +16,7 @@ import {
 import type { CheckoutSession, Credential, Payment } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
-import type { PaymentContext, PaymentInput, PaymentMethodInput, PaymentOutcome } from '../payments/authorisation.js';
+import type { PaymentContext, PaymentInput, PaymentOutcome } from '../payments/authorisation.js';
 import { type DetailsInput, makePayment, submitPaymentDetails } from '../payments/payments.domain.js';
 import { keptFields } from '../kept-fields.js';
 
@@ -93,15 +94,10 @@ async function visibleSession(tx: Tx, credential: Credential, id: string): Promi
  * The shopper details a component collects (Boleto's payer, a card's billing address) take the
  * place of the session's; the rest of the state data is accepted with no effect.
  */
-export interface SessionPaymentInput {
-  sessionData: string;
-  paymentMethod: PaymentMethodInput;
-  storePaymentMethod?: boolean;
-  shopperEmail?: string;
-  shopperName?: PaymentInput['shopperName'];
-  socialSecurityNumber?: string;
-  billingAddress?: PaymentInput['billingAddress'];
-}
+export type SessionPaymentInput = Pick<
+  components['schemas']['SessionPaymentRequest'],
+  'sessionData' | 'paymentMethod' | 'storePaymentMethod' | 'shopperEmail' | 'shopperName' | 'socialSecurityNumber' | 'billingAddress'
+>;
 
 /** What a client-side session call did: the session, the payment as it stands, the result to read it with. */
 export interface SessionStep {
@@ -134,7 +130,7 @@ export async function payInSession(ctx: PaymentContext, credential: Credential, 
     shopperReference?: string;
     storePaymentMethodMode?: string;
     storePaymentMethod?: boolean;
-    recurringProcessingModel?: string;
+    recurringProcessingModel?: PaymentInput['recurringProcessingModel'];
     shopperEmail?: string;
     captureDelayHours?: number;
   };
@@ -152,7 +148,7 @@ export async function payInSession(ctx: PaymentContext, credential: Credential, 
     ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
     ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
     ...(store && { storePaymentMethod: true }),
-    ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel as 'CardOnFile' }),
+    ...(f.recurringProcessingModel && { recurringProcessingModel: f.recurringProcessingModel }),
     ...methodFields(f),
     ...collectedFields(input),
   });
@@ -208,7 +204,7 @@ function methodFields(f: Record<string, unknown>): Partial<PaymentInput> {
   if (typeof f.socialSecurityNumber === 'string') fields.socialSecurityNumber = f.socialSecurityNumber;
   if (f.shopperName && typeof f.shopperName === 'object') fields.shopperName = f.shopperName as PaymentInput['shopperName'];
   if (f.billingAddress && typeof f.billingAddress === 'object') fields.billingAddress = f.billingAddress as PaymentInput['billingAddress'];
-  if (f.authenticationData && typeof f.authenticationData === 'object') fields.authenticationData = f.authenticationData as PaymentInput['authenticationData'];
+  if (f.authenticationData && typeof f.authenticationData === 'object') fields.authenticationData = f.authenticationData;
   return fields;
 }
 

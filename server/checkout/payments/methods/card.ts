@@ -14,7 +14,7 @@ import {
   sameToken,
   type ThreeDSState,
 } from '../three-ds2.js';
-import type { CompleteContext, Completion, PaymentMethodFlow, StartContext } from './method.js';
+import type { CompleteContext, Completion, MethodOf, PaymentMethodFlow, StartContext } from './method.js';
 
 /** Refusals come first: the holder-name test values, then an expired card. */
 export function refusalOf(card: Card, now: Date): Refusal | undefined {
@@ -25,7 +25,7 @@ export function refusalOf(card: Card, now: Date): Refusal | undefined {
 /** The card of the request: a stored one (by its token) or the card details sent. */
 export async function cardOfRequest(ctx: StartContext): Promise<{ card: Card; token: StoredPaymentMethod | undefined }> {
   const { input, merchant } = ctx;
-  const stored = input.paymentMethod.storedPaymentMethodId;
+  const stored = (input.paymentMethod as MethodOf<'scheme' | 'card' | 'bcmc'>).storedPaymentMethodId;
   const token = typeof stored === 'string' ? await tokenOf(ctx.tx, merchant.id, input.shopperReference, stored) : undefined;
   return { card: token ? cardOfToken(ctx.vault, token) : readCard(input.paymentMethod as CardInput), token };
 }

@@ -1,7 +1,7 @@
 import type { Payment } from '../../../store/types.js';
 import { isFinal } from '../authorisation.js';
 import type { RedirectAnswer } from '../redirect-result.js';
-import type { PaymentMethodFlow } from './method.js';
+import type { MethodOf, PaymentMethodFlow } from './method.js';
 import { awaitRedirect, completeRedirect, redirectAction, settleRedirect } from './redirect.js';
 
 /** A pending iDEAL payment (the bank has not confirmed yet) settles ten minutes later. */
@@ -33,7 +33,7 @@ export const idealFlow: PaymentMethodFlow = {
 
   start(ctx, pending) {
     const captured: Payment = { ...pending, paymentMethodType: 'ideal', captureDelayHours: 0 };
-    const issuer = ctx.input.paymentMethod.issuer;
+    const issuer = (ctx.input.paymentMethod as MethodOf<'ideal'>).issuer;
     return Promise.resolve({ payment: awaitRedirect(captured, ctx.now, typeof issuer === 'string' ? { issuer } : {}) });
   },
 

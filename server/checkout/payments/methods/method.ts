@@ -2,7 +2,7 @@ import type { components } from '../../../../generated/checkout.js';
 import type { RedirectSigner } from '../../../kernel/crypto/redirect-signer.js';
 import type { Merchant, Payment, StoredPaymentMethod } from '../../../store/types.js';
 import type { Tx } from '../../../store/tx.js';
-import { isFinal, type PaymentContext, type PaymentInput } from '../authorisation.js';
+import { isFinal, type PaymentContext, type PaymentInput, type PaymentMethodInput } from '../authorisation.js';
 import type { RedirectAnswer } from '../redirect-result.js';
 
 /** The `details` of a /payments/details request (every key Adyen defines; each flow reads its own). */
@@ -10,6 +10,13 @@ export type CompletionDetails = components['schemas']['PaymentCompletionDetails'
 
 /** The action of a payment response (what the shopper or the client does next). */
 export type PaymentAction = NonNullable<components['schemas']['PaymentResponse']['action']>;
+
+/** A `paymentMethod.type` of the spec. */
+type MethodType = NonNullable<PaymentMethodInput['type']>;
+
+/** The spec's schemas of the `paymentMethod` of the given types (the card's schema for `scheme`). */
+export type MethodOf<T extends MethodType> = MembersOfType<PaymentMethodInput, T>;
+type MembersOfType<M, T> = M extends { type?: infer U } ? ([Extract<U, T>] extends [never] ? never : M) : never;
 
 export interface StartContext extends PaymentContext {
   merchant: Merchant;

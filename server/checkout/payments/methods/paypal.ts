@@ -1,7 +1,7 @@
 import { ApiError, ERR_PAYPAL_PAYMENT_DATA } from '../../../kernel/errors.js';
 import type { Payment } from '../../../store/types.js';
 import { authorise, newPaymentData } from '../authorisation.js';
-import type { PaymentMethodFlow } from './method.js';
+import type { MethodOf, PaymentMethodFlow } from './method.js';
 import { awaitRedirect, completeRedirect, redirectAction, settleRedirect, stageOf } from './redirect.js';
 
 /**
@@ -18,7 +18,7 @@ export const payPalFlow: PaymentMethodFlow = {
 
   start(ctx, pending) {
     const payment: Payment = { ...pending, paymentMethodType: 'paypal', cardBrand: 'paypal' };
-    if (ctx.input.paymentMethod.subtype === 'redirect') return Promise.resolve({ payment: awaitRedirect(payment, ctx.now) });
+    if ((ctx.input.paymentMethod as MethodOf<'paypal'>).subtype === 'redirect') return Promise.resolve({ payment: awaitRedirect(payment, ctx.now) });
     return Promise.resolve({ payment: { ...payment, resultCode: 'Pending', paymentData: newPaymentData() } });
   },
 

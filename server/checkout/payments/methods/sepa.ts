@@ -3,7 +3,7 @@ import type { Payment } from '../../../store/types.js';
 import { authorise, isFinal, refuse } from '../authorisation.js';
 import { type Refusal, TEST_REFUSALS } from '../cards.js';
 import { ibanProblem, maskIban, normaliseIban } from '../iban.js';
-import { type PaymentMethodFlow, textOf } from './method.js';
+import { type MethodOf, type PaymentMethodFlow, textOf } from './method.js';
 
 /** A direct debit settles with the shopper's bank one day after it was received (sandbox). */
 export const SEPA_SETTLES_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +25,7 @@ export const sepaFlow: PaymentMethodFlow = {
   types: ['sepadirectdebit', 'sepadirectdebit_amazonpay'],
 
   start(ctx, pending) {
-    const method = ctx.input.paymentMethod as { iban?: unknown; ownerName?: unknown };
+    const method = ctx.input.paymentMethod as MethodOf<'sepadirectdebit' | 'sepadirectdebit_amazonpay'>;
     const iban = normaliseIban(textOf(method.iban));
     const problem = ibanProblem(iban);
     if (problem) throw new ApiError(ERR_INVALID_IBAN, { message: `Invalid iban: ${problem}` });
