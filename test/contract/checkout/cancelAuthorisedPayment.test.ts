@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERR_PAYMENT_NOT_FOUND } from '../../../server/kernel/errors.js';
 import { uniqueReference } from '../../helpers/factories.js';
-import { authorisedPayment, eur } from '../../helpers/payments.js';
+import { authorisedPayment, capture } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
@@ -26,13 +26,8 @@ describe('POST /cancels', () => {
       reference: 'tc-1',
       status: 'received',
     });
-    const capture = (psp: string) =>
-      server.checkout.POST('/payments/{paymentPspReference}/captures', {
-        params: { path: { paymentPspReference: psp } },
-        body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
-      });
-    expect((await capture(latest)).error?.errorCode).toBe('22_001');
-    expect((await capture(older)).response.status).toBe(201);
+    expect((await capture(server, latest, 1000)).error?.errorCode).toBe('22_001');
+    expect((await capture(server, older, 1000)).response.status).toBe(201);
   });
 
   test('When no payment has the reference, then the answer is 422 with code 167', async () => {

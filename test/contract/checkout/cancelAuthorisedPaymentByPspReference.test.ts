@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERR_NOT_CANCELLABLE } from '../../../server/kernel/errors.js';
-import { authorisedPayment, eur } from '../../helpers/payments.js';
+import { authorisedPayment, cancel, capture } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
@@ -9,14 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
-const cancel = (psp: string) =>
-  server.checkout.POST('/payments/{paymentPspReference}/cancels', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', reference: 'cancel-1' } });
-
 describe('POST /payments/{paymentPspReference}/cancels', () => {
   test('When an authorised payment is cancelled, then the answer is 201 received and it can no longer be captured', async () => {
     const psp = await authorisedPayment(server);
-    const { data, response } = await cancel(psp);
+    const { data, response } = await cancel(server, psp, { reference: 'cancel-1' });
     expect(response.status).toBe(201);
     expect(data).toEqual({
       merchantAccount: 'DemoMerchantECOM',
@@ -25,22 +21,19 @@ describe('POST /payments/{paymentPspReference}/cancels', () => {
       reference: 'cancel-1',
       status: 'received',
     });
-    const captured = await server.checkout.POST('/payments/{paymentPspReference}/captures', {
-      ...path(psp),
-      body: { merchantAccount: 'DemoMerchantECOM', amount: eur(1000) },
-    });
+    const captured = await capture(server, psp, 1000);
     expect(captured.error?.errorCode).toBe('22_001');
   });
 
   test('When the payment was captured, then a cancel gets 422 with code 22_006', async () => {
     const psp = await authorisedPayment(server);
-    await server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(500) } });
-    expect((await cancel(psp)).error?.errorCode).toBe(ERR_NOT_CANCELLABLE.code);
+    await capture(server, psp, 500);
+    expect((await cancel(server, psp)).error?.errorCode).toBe(ERR_NOT_CANCELLABLE.code);
   });
 
   test('When the payment is cancelled twice, then the second gets 422 with code 22_006', async () => {
     const psp = await authorisedPayment(server);
-    await cancel(psp);
-    expect((await cancel(psp)).error?.errorCode).toBe(ERR_NOT_CANCELLABLE.code);
+    await cancel(server, psp);
+    expect((await cancel(server, psp)).error?.errorCode).toBe(ERR_NOT_CANCELLABLE.code);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERR_NOTHING_CAPTURED, ERR_REFUND_EXCEEDS_CAPTURED } from '../../../server/kernel/errors.js';
-import { authorisedPayment, eur } from '../../helpers/payments.js';
+import { authorisedPayment, capture, eur, refund } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
@@ -9,38 +9,29 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const path = (psp: string) => ({ params: { path: { paymentPspReference: psp } } });
-const capture = (psp: string, value: number) =>
-  server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
-const refund = (psp: string, value: number) =>
-  server.checkout.POST('/payments/{paymentPspReference}/refunds', {
-    ...path(psp),
-    body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), reference: 'refund-1', merchantRefundReason: 'RETURN' },
-  });
-
 describe('POST /payments/{paymentPspReference}/refunds', () => {
   test('When a captured payment is refunded in parts, then the parts add up to at most the captured amount', async () => {
     const psp = await authorisedPayment(server);
-    await capture(psp, 800);
-    const first = await refund(psp, 500);
+    await capture(server, psp, 800);
+    const first = await refund(server, psp, 500, { reference: 'refund-1', merchantRefundReason: 'RETURN' });
     expect(first.response.status).toBe(201);
     expect(first.data).toMatchObject({ paymentPspReference: psp, status: 'received', amount: eur(500), reference: 'refund-1', merchantRefundReason: 'RETURN' });
-    const tooMuch = await refund(psp, 301);
+    const tooMuch = await refund(server, psp, 301);
     expect(tooMuch.error).toMatchObject({ status: 422, errorCode: ERR_REFUND_EXCEEDS_CAPTURED.code });
-    expect((await refund(psp, 300)).response.status).toBe(201);
-    expect((await refund(psp, 1)).error?.errorCode).toBe(ERR_REFUND_EXCEEDS_CAPTURED.code);
+    expect((await refund(server, psp, 300)).response.status).toBe(201);
+    expect((await refund(server, psp, 1)).error?.errorCode).toBe(ERR_REFUND_EXCEEDS_CAPTURED.code);
   });
 
   test('When nothing was captured, then a refund gets 422 with code 22_004', async () => {
     const psp = await authorisedPayment(server);
-    const { error } = await refund(psp, 100);
+    const { error } = await refund(server, psp, 100);
     expect(error).toMatchObject({ status: 422, errorCode: ERR_NOTHING_CAPTURED.code });
   });
 
   test('When refunds of one payment race each other, then together they never exceed the captured amount', async () => {
     const psp = await authorisedPayment(server);
-    await capture(psp, 1000);
-    const results = await Promise.all(Array.from({ length: 12 }, () => refund(psp, 250)));
+    await capture(server, psp, 1000);
+    const results = await Promise.all(Array.from({ length: 12 }, () => refund(server, psp, 250)));
     expect(results.filter((r) => r.response.status === 201)).toHaveLength(4);
   });
 });

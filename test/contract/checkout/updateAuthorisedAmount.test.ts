@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERR_AMOUNT_UNCHANGED, ERR_AMOUNT_UPDATE_NOT_ALLOWED } from '../../../server/kernel/errors.js';
-import { authorisedPayment, eur } from '../../helpers/payments.js';
+import { authorisedPayment, capture, eur } from '../../helpers/payments.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 
 let server: TestServer;
@@ -15,8 +15,6 @@ const update = (psp: string, value: number) =>
     ...path(psp),
     body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value), industryUsage: 'delayedCharge' },
   });
-const capture = (psp: string, value: number) =>
-  server.checkout.POST('/payments/{paymentPspReference}/captures', { ...path(psp), body: { merchantAccount: 'DemoMerchantECOM', amount: eur(value) } });
 
 describe('POST /payments/{paymentPspReference}/amountUpdates', () => {
   test('When the amount is raised before capture, then the new amount can be captured in full', async () => {
@@ -24,18 +22,18 @@ describe('POST /payments/{paymentPspReference}/amountUpdates', () => {
     const { data, response } = await update(psp, 1500);
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ paymentPspReference: psp, status: 'received', amount: eur(1500), industryUsage: 'delayedCharge', reference: '' });
-    expect((await capture(psp, 1500)).response.status).toBe(201);
+    expect((await capture(server, psp, 1500)).response.status).toBe(201);
   });
 
   test('When the amount is lowered, then no more than the new amount can be captured', async () => {
     const psp = await authorisedPayment(server);
     await update(psp, 400);
-    expect((await capture(psp, 401)).error?.errorCode).toBe('22_002');
+    expect((await capture(server, psp, 401)).error?.errorCode).toBe('22_002');
   });
 
   test('When the payment was captured, then an amount update gets 422 with code 22_005', async () => {
     const psp = await authorisedPayment(server);
-    await capture(psp, 100);
+    await capture(server, psp, 100);
     expect((await update(psp, 2000)).error).toMatchObject({ status: 422, errorCode: ERR_AMOUNT_UPDATE_NOT_ALLOWED.code });
   });
 
