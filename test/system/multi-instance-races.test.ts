@@ -36,7 +36,20 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
+/**
+ * One request, sent again after a 503 as a client following Retry-After would: a 503 says the
+ * database could not be reached (on a busy machine, a pool's connection took too long to open)
+ * and that nothing changed, so it is not an answer about the money rules.
+ */
 async function call(instance: RunningProcess, method: string, path: string, body?: unknown): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await callOnce(instance, method, path, body);
+    if (answer.status !== 503 || attempt === 5) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+  }
+}
+
+async function callOnce(instance: RunningProcess, method: string, path: string, body?: unknown): Promise<Answer> {
   const response = await fetch(`${instance.baseUrl}${path}`, {
     method,
     headers: { 'X-API-Key': COMPANY_KEY, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
