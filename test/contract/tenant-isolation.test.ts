@@ -2,8 +2,9 @@
  * Tenant isolation: one test per finding of the review (idempotency keys across merchant
  * accounts, the sandbox clock, refused uploads left on disk, merchant-level credentials reaching
  * company resources), bodies sent to operations that take none, and the connection of a request
- * answered before its body is read (kept for a short body, closed for a long one; no
- * `100 Continue` for a refused one). Each fails on the code before its fix.
+ * refused before its body is read (the body read and dropped before the answer and the
+ * connection kept, up to 4 MiB; closed without waiting beyond; no `100 Continue` for a refused
+ * one). Each fails on the code before its fix.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
@@ -152,17 +153,19 @@ describe('Finding 3: refused uploads leave no file', () => {
     expect(listFiles(up.server.uploadDir)).toEqual([]);
   });
 
-  test('When a refused upload sends its body only after the answer, then the body is discarded and the connection serves the next request', async () => {
+  test('When a refused upload sends its body a while after its headers, then the answer waits for the body, which is discarded, and the connection serves the next request', async () => {
     const key = await android('S2-TIUPLATEBODY01');
     const url = new URL(`${up.server.managementUrl}/companies/OtherCompany/androidApps`);
     const body = Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\n\r\n${'a'.repeat(500)}\r\n--b--\r\n`);
     const client = rawConnection(url);
     client.socket.write(requestHead(url, { 'X-API-Key': key, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': body.length }));
-    // The answer comes before the body is sent: authorization does not wait for it.
+    // Refused already, but answered only once the body is in: a client still writing it is never cut off.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(client.answers()).toEqual([]);
+    client.socket.write(body);
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^404 /);
     expect(client.answers()[0]).not.toMatch(/^connection: close/im);
-    client.socket.write(body);
     client.socket.write(`GET /management/v3/me HTTP/1.1\r\nHost: ${url.host}\r\nX-API-Key: ${key}\r\n\r\n`);
     await client.answered(2);
     client.socket.destroy();
@@ -170,7 +173,7 @@ describe('Finding 3: refused uploads leave no file', () => {
     expect(listFiles(up.server.uploadDir)).toEqual([]);
   });
 
-  test('When a request without a key declares a body over 1 MiB, then the answer is 401 and the connection closes without waiting for the body', async () => {
+  test('When a request without a key declares a body over 4 MiB, then the answer is 401 and the connection closes without waiting for the body', async () => {
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
     const client = rawConnection(url);
     client.socket.write(requestHead(url, { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': 5 * 1024 * 1024 }));
@@ -181,7 +184,7 @@ describe('Finding 3: refused uploads leave no file', () => {
     client.socket.destroy();
   });
 
-  test("When a request from an origin not on the credential's list declares a body over 1 MiB, then the answer is 403 and the connection closes without waiting for the body", async () => {
+  test("When a request from an origin not on the credential's list declares a body over 4 MiB, then the answer is 403 and the connection closes without waiting for the body", async () => {
     // A credential whose list holds one origin (an empty list would let any origin through).
     const key = await android('S2-TIUPORIGINS001');
     await up.server.store.transaction((tx) =>
@@ -208,13 +211,15 @@ describe('Finding 3: refused uploads leave no file', () => {
     client.socket.destroy();
   });
 
-  test('When a request without a key sends a short body after the answer, then the answer is 401 and the connection is kept', async () => {
+  test('When a request without a key sends a short body a while after its headers, then the 401 comes after the body and the connection is kept', async () => {
     const url = new URL(`${up.server.managementUrl}/companies/DemoCompany/androidApps`);
     const client = rawConnection(url);
     client.socket.write(requestHead(url, { 'Content-Type': 'application/json', 'Content-Length': 2 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.answers()).toEqual([]);
+    client.socket.write('{}');
     await client.answered(1);
     expect(client.answers()[0]).toMatch(/^401 /);
-    client.socket.write('{}');
     client.socket.write(requestHead(url, { 'Content-Type': 'application/json', 'Content-Length': 0 }));
     await client.answered(2);
     expect(client.closed()).toBe(false);
@@ -245,7 +250,7 @@ describe('Finding 3: refused uploads leave no file', () => {
     expect(await noFileWithin(1000)).toEqual([]);
   });
 
-  test('When an upload declares a length far over the limit, then the answer is 413 before the body is read and no file is written', async () => {
+  test('When an upload declares a length far over the limit, then the answer is 413 before anything of the body is stored and no file is written', async () => {
     const response = await upload(await android('S2-TIUPDECLARED01'), fileOf(200 * 1024));
     expect(response.status).toBe(413);
     expect(listFiles(up.server.uploadDir)).toEqual([]);

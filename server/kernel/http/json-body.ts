@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { ApiError, ERR_TOO_DEEP, ERR_UNSAFE_INTEGER } from '../errors.js';
+import { ApiError, ERR_BODY_TOO_LARGE, ERR_TOO_DEEP, ERR_UNSAFE_INTEGER } from '../errors.js';
+import { discardBody } from './refusal.js';
 
 /** Deeper bodies are refused before validation: no API field nests this far, and deep input is an attack on recursive code. */
 export const MAX_JSON_DEPTH = 32;
@@ -35,12 +36,25 @@ export function jsonProblem(value: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** Parses JSON bodies up to `limit` bytes and refuses the input JSON.parse accepts but we must not. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * Parses JSON bodies up to `limit` bytes and refuses the input JSON.parse accepts but we must not.
+ * A body declared longer than `limit` is refused (413) as a refusal before the body is
+ * (refusal.ts): read and dropped up to DISCARD_BYTES first, so that the client reads the 413, and
+ * not waited for beyond that (the connection closes after the answer). The JSON parser would read
+ * all of it, however long, before answering.
+ */
 export function jsonBody(limit: number): RequestHandler[] {
-  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const declaredTooLarge: RequestHandler = async (req, res, next) => {
+    if (!(Number(req.get('content-length') ?? 0) > limit) || !req.is(JSON_TYPES)) return next();
+    await discardBody(req, res);
+    throw new ApiError(ERR_BODY_TOO_LARGE, { message: `Request larger than allowed maximum of ${limit} bytes` });
+  };
+  const parse = express.json({ limit, strict: true, type: JSON_TYPES });
   const guard: RequestHandler = (req, _res, next) => {
     const problem = req.body === undefined ? undefined : jsonProblem(req.body);
     next(problem);
   };
-  return [parse, guard];
+  return [declaredTooLarge, parse, guard];
 }
