@@ -22,17 +22,17 @@ type SecretName = (typeof SECRETS)[number]['name'];
 /**
  * The secrets, from where this deployment keeps them:
  * - a variable (SERVER_SECRET, CARD_ENCRYPTION_KEY) always wins;
- * - a database several instances may share (DATABASE_URL), in sandbox mode: the first instance to
- *   start generates what no variable gives and keeps it in the database, sealed (see `seal`), and
- *   every other instance reads it, so all of them hash API keys, sign session data and encrypt
- *   card numbers alike. Instances starting together agree: the row is inserted only if absent and
+ * - a database several instances may share (`Store.sharedBetweenProcesses`: DATABASE_URL), in
+ *   sandbox mode: the first instance to start generates what no variable gives and keeps it in
+ *   the database, sealed (see `seal`), and every other instance reads it, so all of them hash API
+ *   keys, sign session data and encrypt card numbers alike. Instances starting together agree: the row is inserted only if absent and
  *   read back in the same transaction. In production mode such a start is refused: the secrets
  *   must be given, the same to every instance;
  * - else (one process on its own file): key files beside the database, or random keys for an
  *   in-memory one (private-files.ts).
  */
 export async function loadSecrets(config: SecretsConfig, store: Store): Promise<Secrets> {
-  if (!config.databaseUrl) return { secret: loadServerSecret(config), vault: loadCardVault(config) };
+  if (!store.sharedBetweenProcesses || !config.databaseUrl) return { secret: loadServerSecret(config), vault: loadCardVault(config) };
   const missing = SECRETS.filter((s) => !config[s.setting]);
   if (missing.length > 0 && config.mode === 'production') {
     throw new Error(
