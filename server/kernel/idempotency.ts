@@ -4,6 +4,7 @@ import type { Store, Tx } from '../store/tx.js';
 import type { IdempotencyRecord } from '../store/types.js';
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_IDEMPOTENCY_KEY_MALFORMED, ERR_IDEMPOTENCY_KEY_TOO_LONG } from './errors.js';
 import { type Caller, callerOf, txContextOf } from './http/request-context.js';
+import { sendJson } from './http/send-json.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 64;
@@ -89,7 +90,7 @@ export class Commands {
       const key = req.get(IDEMPOTENCY_HEADER);
       if (key === undefined) {
         const body = await this.store.transaction((tx) => work(tx, caller, req), context);
-        send(res, status, body);
+        sendJson(res, status, body);
         return;
       }
       const scope = `${caller.credential.id}\u0000${key}`;
@@ -217,12 +218,5 @@ export class Commands {
 
 function sendWithKey(res: Response, status: number, body: unknown, key: string | undefined) {
   if (key !== undefined) res.set(IDEMPOTENCY_HEADER, key);
-  send(res, status, body);
-}
-
-/** Sends the body without its undefined fields: echoed optional request fields are often absent. */
-function send(res: Response, status: number, body: unknown): void {
-  const clean =
-    body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) : body;
-  res.status(status).json(clean);
+  sendJson(res, status, body);
 }

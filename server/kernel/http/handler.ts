@@ -1,10 +1,11 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { operations as CheckoutOperations } from '../../../generated/checkout.js';
 import type { operations as ManagementOperations } from '../../../generated/management.js';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../../store/tx.js';
 import type { Commands } from '../idempotency.js';
 import { type Caller, callerOf, requestIdOf } from './request-context.js';
+import { sendJson } from './send-json.js';
 
 /** Every operation of both specs, by operationId (the two specs share no operationId). */
 type Operations = CheckoutOperations & ManagementOperations;
@@ -77,17 +78,6 @@ function callOf<Id extends OperationId>(req: Request, caller: Caller): Call<Id> 
   return { body: req.body as BodyOf<Id>, path: path as PathOf<Id>, query: req.query as QueryOf<Id>, caller, requestId, req };
 }
 
-/** Sends the body without its undefined fields: echoed optional request fields are often absent. */
-export function send(res: Response, status: number, body: unknown): void {
-  if (status === 204 || body === undefined) {
-    res.status(status).end();
-    return;
-  }
-  const clean =
-    body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) : body;
-  res.status(status).json(clean);
-}
-
 /**
  * An operation that reads, or changes state without needing a replayable response: the
  * handler returns the spec's success body (checked by the compiler against the operation's
@@ -100,7 +90,7 @@ export function operation<Id extends OperationId>(operationId: Id) {
     operationId,
     build: (deps) => {
       const status = deps.successStatus(operationId);
-      return async (req, res) => send(res, status, await handle(callOf<Id>(req, callerOf(res)), deps));
+      return async (req, res) => sendJson(res, status, await handle(callOf<Id>(req, callerOf(res)), deps));
     },
   });
 }
