@@ -1,6 +1,6 @@
 import { type Compilable, type CompiledQuery, createQueryId, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Db, Engine } from './db.js';
-import type { Database } from './schema.js';
+import { camelCaseRow, type Database } from './schema.js';
 
 /** Stands for the i-th argument while a query is compiled once. */
 class Slot {
@@ -38,8 +38,9 @@ export function prepared<A extends unknown[], O>(build: (db: Db, ...args: A) => 
   const run = async (db: Db, args: A): Promise<O[]> => {
     const t = template(db, args.length);
     const parameters = t.parameters.map((p) => (typeof p === 'number' ? args[p] : p.value));
-    if (db.direct) return db.direct(t.sql, parameters) as O[];
-    if (db.send) return (await db.send(t.sql, parameters)) as O[];
+    // Rows read past the builder get the names its plugin would give them (schema.ts).
+    if (db.direct) return (db.direct(t.sql, parameters) as Array<Record<string, unknown>>).map(camelCaseRow) as O[];
+    if (db.send) return ((await db.send(t.sql, parameters)) as Array<Record<string, unknown>>).map(camelCaseRow) as O[];
     const result = await db.q.executeQuery<O>({ sql: t.sql, query: t.query, parameters, queryId: createQueryId() });
     return result.rows;
   };

@@ -8,281 +8,281 @@ import type { ColumnType } from 'kysely';
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
 
 export interface AllowedOrigins {
-  created_at: IsoTimestamp;
-  credential_id: string;
+  createdAt: IsoTimestamp;
+  credentialId: string;
   domain: string;
   id: string;
 }
 
 export interface AndroidApps {
-  company_id: string;
-  created_at: IsoTimestamp;
+  companyId: string;
+  createdAt: IsoTimestamp;
   description: string | null;
-  error_code: string | null;
-  file_path: string;
-  file_size: Int;
+  errorCode: string | null;
+  filePath: string;
+  fileSize: Int;
   id: string;
   label: string | null;
-  package_name: string | null;
+  packageName: string | null;
   status: string;
-  updated_at: IsoTimestamp;
-  version_code: Int | null;
-  version_name: string | null;
+  updatedAt: IsoTimestamp;
+  versionCode: Int | null;
+  versionName: string | null;
 }
 
 export interface AndroidCertificates {
-  company_id: string;
-  created_at: IsoTimestamp;
+  companyId: string;
+  createdAt: IsoTimestamp;
   description: string | null;
   extension: string;
   id: string;
   name: string;
-  not_after: string;
-  not_before: string;
+  notAfter: string;
+  notBefore: string;
   status: string;
 }
 
 export interface ApiCredentials {
   active: Flag;
-  allowed_ip_addresses: JsonColumn;
-  associated_merchant_accounts: JsonColumn;
-  client_key: string;
-  company_id: string;
-  created_at: IsoTimestamp;
+  allowedIpAddresses: JsonColumn;
+  associatedMerchantAccounts: JsonColumn;
+  clientKey: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
   description: string;
   id: string;
-  merchant_id: string | null;
-  password_hash: string | null;
+  merchantId: string | null;
+  passwordHash: string | null;
   roles: JsonColumn;
-  subject_dn: string | null;
+  subjectDn: string | null;
   username: string;
 }
 
 export interface ApiKeys {
-  created_at: IsoTimestamp;
-  credential_id: string;
-  expires_at: IsoTimestamp | null;
-  key_hash: string;
+  createdAt: IsoTimestamp;
+  credentialId: string;
+  expiresAt: IsoTimestamp | null;
+  keyHash: string;
 }
 
 export interface CheckoutSessions {
-  company_id: string;
-  created_at: IsoTimestamp;
-  expires_at: IsoTimestamp;
+  companyId: string;
+  createdAt: IsoTimestamp;
+  expiresAt: IsoTimestamp;
   fields: JsonColumn;
   id: string;
-  merchant_account: string;
+  merchantAccount: string;
   reference: string;
-  session_data: string;
+  sessionData: string;
 }
 
 export interface Companies {
-  clock_offset_seconds: Generated<Int>;
-  created_at: IsoTimestamp;
+  clockOffsetSeconds: Generated<Int>;
+  createdAt: IsoTimestamp;
   id: string;
   name: string;
 }
 
 export interface DeliveryAttempts {
-  attempted_at: IsoTimestamp;
-  duration_ms: Int;
+  attemptedAt: IsoTimestamp;
+  durationMs: Int;
   error: string | null;
-  event_id: Int;
+  eventId: Int;
   id: Generated<Int>;
   outcome: string;
-  status_code: Int | null;
-  webhook_id: string;
+  statusCode: Int | null;
+  webhookId: string;
 }
 
 export interface Donations {
-  campaign_id: string;
-  company_id: string;
-  created_at: IsoTimestamp;
+  campaignId: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
   currency: string;
-  donation_account: string;
+  donationAccount: string;
   id: string;
-  merchant_account: string;
-  original_psp_reference: string | null;
-  payment_psp_reference: string;
+  merchantAccount: string;
+  originalPspReference: string | null;
+  paymentPspReference: string;
   reference: string;
   status: string;
   value: Int;
 }
 
 export interface Events {
-  additional_data: JsonColumn;
-  company_id: string;
-  created_at: IsoTimestamp;
+  additionalData: JsonColumn;
+  companyId: string;
+  createdAt: IsoTimestamp;
   currency: string;
-  event_code: string;
-  event_date: string;
+  eventCode: string;
+  eventDate: string;
   id: Generated<Int>;
-  merchant_account: string;
-  merchant_reference: string;
-  original_reference: string | null;
-  payment_method: string | null;
-  psp_reference: string;
+  merchantAccount: string;
+  merchantReference: string;
+  originalReference: string | null;
+  paymentMethod: string | null;
+  pspReference: string;
   reason: string;
-  request_id: string | null;
+  requestId: string | null;
   success: Flag;
   value: Int;
 }
 
 export interface IdempotencyKeys {
   body: string;
-  company_id: string;
-  created_at: IsoTimestamp;
-  credential_id: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
+  credentialId: string;
   fingerprint: string;
   key: string;
-  status_code: Int;
+  statusCode: Int;
 }
 
 export interface Merchants {
-  capture_delay: string;
-  company_id: string;
-  created_at: IsoTimestamp;
-  default_shopper_interaction: string;
+  captureDelay: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
+  defaultShopperInteraction: string;
   description: string;
   id: string;
-  merchant_city: string;
-  multiple_partial_captures: Flag;
+  merchantCity: string;
+  multiplePartialCaptures: Flag;
   name: string;
-  pricing_plan: string;
-  primary_settlement_currency: string;
+  pricingPlan: string;
+  primarySettlementCurrency: string;
   reference: string;
-  shop_web_address: string;
+  shopWebAddress: string;
   status: string;
 }
 
 export interface Modifications {
   action: string | null;
-  created_at: IsoTimestamp;
+  createdAt: IsoTimestamp;
   currency: string | null;
   kind: string;
-  merchant_account: string;
-  payment_psp_reference: string;
-  psp_reference: string;
+  merchantAccount: string;
+  paymentPspReference: string;
+  pspReference: string;
   reference: string | null;
   status: string;
   value: Int | null;
 }
 
 export interface Orders {
-  company_id: string;
-  created_at: IsoTimestamp;
+  companyId: string;
+  createdAt: IsoTimestamp;
   currency: string;
-  expires_at: IsoTimestamp;
-  merchant_account: string;
-  order_data: string;
-  psp_reference: string;
+  expiresAt: IsoTimestamp;
+  merchantAccount: string;
+  orderData: string;
+  pspReference: string;
   reference: string;
-  remaining_value: Int;
+  remainingValue: Int;
   status: string;
   value: Int;
 }
 
 export interface PaymentLinks {
-  company_id: string;
-  created_at: IsoTimestamp;
-  expires_at: IsoTimestamp;
+  companyId: string;
+  createdAt: IsoTimestamp;
+  expiresAt: IsoTimestamp;
   fields: JsonColumn;
   id: string;
-  merchant_account: string;
+  merchantAccount: string;
   reference: string;
   reusable: Flag;
   status: string;
-  updated_at: IsoTimestamp;
+  updatedAt: IsoTimestamp;
 }
 
 export interface PaymentMethodSettings {
-  business_line_id: string | null;
+  businessLineId: string | null;
   channels: JsonColumn;
   countries: JsonColumn;
-  created_at: IsoTimestamp;
+  createdAt: IsoTimestamp;
   currencies: JsonColumn;
-  custom_routing_flags: JsonColumn;
+  customRoutingFlags: JsonColumn;
   details: JsonColumn;
   enabled: Flag;
   id: string;
-  max_amount: Int | null;
-  merchant_id: string;
-  min_amount: Int | null;
+  maxAmount: Int | null;
+  merchantId: string;
+  minAmount: Int | null;
   reference: string | null;
-  shopper_interaction: string | null;
-  store_ids: JsonColumn;
+  shopperInteraction: string | null;
+  storeIds: JsonColumn;
   type: string;
-  updated_at: IsoTimestamp;
-  verification_status: Generated<string>;
+  updatedAt: IsoTimestamp;
+  verificationStatus: Generated<string>;
 }
 
 export interface Payments {
-  auth_code: string | null;
-  authorised_value: Int;
-  auto_capture_at: IsoTimestamp | null;
-  auto_captured: Flag;
+  authCode: string | null;
+  authorisedValue: Int;
+  autoCaptureAt: IsoTimestamp | null;
+  autoCaptured: Flag;
   cancelled: Flag;
-  capture_closed: Flag;
-  capture_delay_hours: Int | null;
-  captured_value: Int;
-  card_bin: string;
-  card_brand: string;
-  card_last_four: string;
-  company_id: string;
-  created_at: IsoTimestamp;
+  captureClosed: Flag;
+  captureDelayHours: Int | null;
+  capturedValue: Int;
+  cardBin: string;
+  cardBrand: string;
+  cardLastFour: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
   currency: string;
-  details_submitted: Flag;
-  expiry_month: string;
-  expiry_year: string;
-  holder_name: string | null;
-  merchant_account: string;
-  method_state: Generated<JsonColumn>;
-  multiple_partial_captures: Flag;
-  order_psp_reference: string | null;
-  original_value: Int;
-  payment_data: string | null;
-  payment_link_id: string | null;
-  payment_method_type: Generated<string>;
-  psp_reference: string;
+  detailsSubmitted: Flag;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string | null;
+  merchantAccount: string;
+  methodState: Generated<JsonColumn>;
+  multiplePartialCaptures: Flag;
+  orderPspReference: string | null;
+  originalValue: Int;
+  paymentData: string | null;
+  paymentLinkId: string | null;
+  paymentMethodType: Generated<string>;
+  pspReference: string;
   reference: string;
-  refunded_value: Int;
-  refusal_reason: string | null;
-  refusal_reason_code: string | null;
-  result_code: string;
-  return_url: string;
-  session_id: string | null;
-  settle_at: IsoTimestamp | null;
-  shopper_reference: string | null;
-  stored_payment_method_id: string | null;
-  updated_at: IsoTimestamp;
+  refundedValue: Int;
+  refusalReason: string | null;
+  refusalReasonCode: string | null;
+  resultCode: string;
+  returnUrl: string;
+  sessionId: string | null;
+  settleAt: IsoTimestamp | null;
+  shopperReference: string | null;
+  storedPaymentMethodId: string | null;
+  updatedAt: IsoTimestamp;
 }
 
 export interface PayoutSettings {
-  created_at: IsoTimestamp;
+  createdAt: IsoTimestamp;
   enabled: Flag;
-  enabled_from_date: string | null;
+  enabledFromDate: string | null;
   id: string;
-  merchant_id: string;
+  merchantId: string;
   priority: string;
-  transfer_instrument_id: string;
-  updated_at: IsoTimestamp;
-  verification_status: string;
+  transferInstrumentId: string;
+  updatedAt: IsoTimestamp;
+  verificationStatus: string;
 }
 
 export interface RateLimits {
-  at_ms: Int;
+  atMs: Int;
   key: string;
   tokens: number;
 }
 
 export interface RetiredClientKeys {
-  client_key: string;
-  credential_id: string;
-  expires_at: IsoTimestamp;
+  clientKey: string;
+  credentialId: string;
+  expiresAt: IsoTimestamp;
 }
 
 export interface SealedSecrets {
-  created_at: IsoTimestamp;
+  createdAt: IsoTimestamp;
   name: string;
   sealed: string;
 }
@@ -293,29 +293,29 @@ export interface Settings {
 }
 
 export interface SplitConfigurations {
-  created_at: IsoTimestamp;
+  createdAt: IsoTimestamp;
   description: string;
   id: string;
-  merchant_id: string;
+  merchantId: string;
   rules: JsonColumn;
-  updated_at: IsoTimestamp;
+  updatedAt: IsoTimestamp;
 }
 
 export interface StoredPaymentMethods {
   brand: string;
-  card_bin: string;
-  company_id: string;
-  created_at: IsoTimestamp;
-  encrypted_number: string;
-  expiry_month: string;
-  expiry_year: string;
-  holder_name: string | null;
+  cardBin: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
+  encryptedNumber: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string | null;
   id: string;
-  last_four: string;
-  merchant_account: string;
-  recurring_processing_model: string;
-  shopper_email: string | null;
-  shopper_reference: string;
+  lastFour: string;
+  merchantAccount: string;
+  recurringProcessingModel: string;
+  shopperEmail: string | null;
+  shopperReference: string;
 }
 
 export interface Stores {
@@ -323,10 +323,10 @@ export interface Stores {
   description: string;
   details: Generated<JsonColumn>;
   id: string;
-  merchant_id: string;
-  phone_number: Generated<string>;
+  merchantId: string;
+  phoneNumber: Generated<string>;
   reference: string;
-  shopper_statement: Generated<string>;
+  shopperStatement: Generated<string>;
   status: Generated<string>;
 }
 
@@ -334,118 +334,118 @@ export interface TerminalLogos {
   data: string;
   level: string;
   model: string;
-  owner_id: string;
-  updated_at: IsoTimestamp;
+  ownerId: string;
+  updatedAt: IsoTimestamp;
 }
 
 export interface Terminals {
   brand: string;
-  company_id: string;
-  country_code: string;
-  firmware_version: string;
+  companyId: string;
+  countryCode: string;
+  firmwareVersion: string;
   id: string;
-  merchant_id: string;
+  merchantId: string;
   model: string;
-  serial_number: string;
+  serialNumber: string;
   status: string;
-  store_id: string | null;
+  storeId: string | null;
 }
 
 export interface TerminalSettings {
   level: string;
-  owner_id: string;
+  ownerId: string;
   sections: JsonColumn;
-  updated_at: IsoTimestamp;
+  updatedAt: IsoTimestamp;
 }
 
 export interface Users {
-  account_groups: JsonColumn;
+  accountGroups: JsonColumn;
   active: Flag;
-  associated_merchant_accounts: JsonColumn;
-  company_id: string;
-  created_at: IsoTimestamp;
+  associatedMerchantAccounts: JsonColumn;
+  companyId: string;
+  createdAt: IsoTimestamp;
   email: string;
-  first_name: string;
+  firstName: string;
   id: string;
-  last_name: string;
-  login_method: string;
-  merchant_id: string | null;
+  lastName: string;
+  loginMethod: string;
+  merchantId: string | null;
   roles: JsonColumn;
-  time_zone_code: string;
+  timeZoneCode: string;
   username: string;
 }
 
 export interface WebhookDeliveries {
   attempts: Int;
-  created_at: IsoTimestamp;
-  event_id: Int;
-  lease_until: IsoTimestamp | null;
-  next_attempt_at: IsoTimestamp;
-  queue_seq: Int;
+  createdAt: IsoTimestamp;
+  eventId: Int;
+  leaseUntil: IsoTimestamp | null;
+  nextAttemptAt: IsoTimestamp;
+  queueSeq: Int;
   status: string;
-  updated_at: IsoTimestamp;
-  webhook_id: string;
+  updatedAt: IsoTimestamp;
+  webhookId: string;
 }
 
 export interface Webhooks {
-  accepts_expired_certificate: Flag;
-  accepts_self_signed_certificate: Flag;
-  accepts_untrusted_root_certificate: Flag;
+  acceptsExpiredCertificate: Flag;
+  acceptsSelfSignedCertificate: Flag;
+  acceptsUntrustedRootCertificate: Flag;
   active: Flag;
-  additional_properties: JsonColumn | null;
-  communication_format: string;
-  company_id: string;
-  created_at: IsoTimestamp;
+  additionalProperties: JsonColumn | null;
+  communicationFormat: string;
+  companyId: string;
+  createdAt: IsoTimestamp;
   description: string | null;
-  encrypted_hmac_key: string | null;
-  encrypted_password: string | null;
-  encryption_protocol: string | null;
-  exclude_event_codes: JsonColumn | null;
-  filter_merchant_account_type: string | null;
-  filter_merchant_accounts: JsonColumn | null;
-  has_error: Flag;
-  hmac_key_check_value: string | null;
+  encryptedHmacKey: string | null;
+  encryptedPassword: string | null;
+  encryptionProtocol: string | null;
+  excludeEventCodes: JsonColumn | null;
+  filterMerchantAccounts: JsonColumn | null;
+  filterMerchantAccountType: string | null;
+  hasError: Flag;
+  hmacKeyCheckValue: string | null;
   id: string;
-  include_event_codes: JsonColumn | null;
-  merchant_id: string | null;
-  network_type: string | null;
-  populate_soap_action_header: Flag;
+  includeEventCodes: JsonColumn | null;
+  merchantId: string | null;
+  networkType: string | null;
+  populateSoapActionHeader: Flag;
   type: string;
-  updated_at: IsoTimestamp;
+  updatedAt: IsoTimestamp;
   url: string;
   username: string | null;
 }
 
 export interface DB {
-  allowed_origins: AllowedOrigins;
-  android_apps: AndroidApps;
-  android_certificates: AndroidCertificates;
-  api_credentials: ApiCredentials;
-  api_keys: ApiKeys;
-  checkout_sessions: CheckoutSessions;
+  allowedOrigins: AllowedOrigins;
+  androidApps: AndroidApps;
+  androidCertificates: AndroidCertificates;
+  apiCredentials: ApiCredentials;
+  apiKeys: ApiKeys;
+  checkoutSessions: CheckoutSessions;
   companies: Companies;
-  delivery_attempts: DeliveryAttempts;
+  deliveryAttempts: DeliveryAttempts;
   donations: Donations;
   events: Events;
-  idempotency_keys: IdempotencyKeys;
+  idempotencyKeys: IdempotencyKeys;
   merchants: Merchants;
   modifications: Modifications;
   orders: Orders;
-  payment_links: PaymentLinks;
-  payment_method_settings: PaymentMethodSettings;
+  paymentLinks: PaymentLinks;
+  paymentMethodSettings: PaymentMethodSettings;
   payments: Payments;
-  payout_settings: PayoutSettings;
-  rate_limits: RateLimits;
-  retired_client_keys: RetiredClientKeys;
-  sealed_secrets: SealedSecrets;
+  payoutSettings: PayoutSettings;
+  rateLimits: RateLimits;
+  retiredClientKeys: RetiredClientKeys;
+  sealedSecrets: SealedSecrets;
   settings: Settings;
-  split_configurations: SplitConfigurations;
-  stored_payment_methods: StoredPaymentMethods;
+  splitConfigurations: SplitConfigurations;
+  storedPaymentMethods: StoredPaymentMethods;
   stores: Stores;
-  terminal_logos: TerminalLogos;
-  terminal_settings: TerminalSettings;
+  terminalLogos: TerminalLogos;
   terminals: Terminals;
+  terminalSettings: TerminalSettings;
   users: Users;
-  webhook_deliveries: WebhookDeliveries;
+  webhookDeliveries: WebhookDeliveries;
   webhooks: Webhooks;
 }

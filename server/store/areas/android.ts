@@ -5,76 +5,76 @@ import type { AndroidApp, AndroidAppListing, AndroidCertificate } from '../recor
 import type { AndroidApps, AndroidCertificates } from '../schema.generated.js';
 
 /** The columns of the list page (AndroidAppListing): a list reads no file paths, sizes or times it does not show. */
-const LISTING_COLUMNS = ['id', 'status', 'package_name', 'version_code', 'version_name', 'label', 'description', 'error_code'] as const;
+const LISTING_COLUMNS = ['id', 'status', 'packageName', 'versionCode', 'versionName', 'label', 'description', 'errorCode'] as const;
 type ListingRow = Pick<Selectable<AndroidApps>, (typeof LISTING_COLUMNS)[number]>;
 const listingFromRow = (r: ListingRow): AndroidAppListing => ({
   id: r.id,
   status: r.status as AndroidApp['status'],
-  packageName: r.package_name,
-  versionCode: r.version_code,
-  versionName: r.version_name,
+  packageName: r.packageName,
+  versionCode: r.versionCode,
+  versionName: r.versionName,
   label: r.label,
   description: r.description,
-  errorCode: r.error_code,
+  errorCode: r.errorCode,
 });
 
 const appFromRow = (r: Selectable<AndroidApps>): AndroidApp => ({
   ...listingFromRow(r),
-  companyId: r.company_id,
-  filePath: r.file_path,
-  fileSize: r.file_size,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  companyId: r.companyId,
+  filePath: r.filePath,
+  fileSize: r.fileSize,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const appToRow = (a: AndroidApp): Insertable<AndroidApps> => ({
   id: a.id,
-  company_id: a.companyId,
+  companyId: a.companyId,
   status: a.status,
-  package_name: a.packageName,
-  version_code: a.versionCode,
-  version_name: a.versionName,
+  packageName: a.packageName,
+  versionCode: a.versionCode,
+  versionName: a.versionName,
   label: a.label,
   description: a.description,
-  error_code: a.errorCode,
-  file_path: a.filePath,
-  file_size: a.fileSize,
-  created_at: a.createdAt,
-  updated_at: a.updatedAt,
+  errorCode: a.errorCode,
+  filePath: a.filePath,
+  fileSize: a.fileSize,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
 });
 
 const certificateFromRow = (r: Selectable<AndroidCertificates>): AndroidCertificate => ({
   id: r.id,
-  companyId: r.company_id,
+  companyId: r.companyId,
   name: r.name,
   extension: r.extension,
   description: r.description,
   status: 'ready',
-  notBefore: r.not_before,
-  notAfter: r.not_after,
-  createdAt: r.created_at,
+  notBefore: r.notBefore,
+  notAfter: r.notAfter,
+  createdAt: r.createdAt,
 });
 
 const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificates> => ({
   id: c.id,
-  company_id: c.companyId,
+  companyId: c.companyId,
   name: c.name,
   extension: c.extension,
   description: c.description,
   status: c.status,
-  not_before: c.notBefore,
-  not_after: c.notAfter,
-  created_at: c.createdAt,
+  notBefore: c.notBefore,
+  notAfter: c.notAfter,
+  createdAt: c.createdAt,
 });
 
 /** A page of a company's apps, newest first, with or without each filter: one compiled query per combination (see prepared.ts). */
 const appPage = (byPackage: boolean, byVersion: boolean) =>
   prepared(({ q }, companyId: string, packageName: string, versionCode: number, limit: number, offset: number) => {
-    // Newest first, in the order of the (company_id, created_at desc, id desc) index: no sort.
-    let query = q.selectFrom('android_apps').select(LISTING_COLUMNS).where('company_id', '=', companyId);
-    if (byPackage) query = query.where('package_name', '=', packageName);
-    if (byVersion) query = query.where('version_code', '=', versionCode);
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+    // Newest first, in the order of the (companyId, createdAt desc, id desc) index: no sort.
+    let query = q.selectFrom('androidApps').select(LISTING_COLUMNS).where('companyId', '=', companyId);
+    if (byPackage) query = query.where('packageName', '=', packageName);
+    if (byVersion) query = query.where('versionCode', '=', versionCode);
+    return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
   });
 const appPages: Record<string, ReturnType<typeof appPage>> = {
   falsefalse: appPage(false, false),
@@ -86,10 +86,10 @@ const appPages: Record<string, ReturnType<typeof appPage>> = {
 /** Android apps (uploaded APKs) and certificates of a company's terminal fleet. */
 export function androidStore(db: Db) {
   const { q } = db;
-  const apps = () => q.selectFrom('android_apps').selectAll();
-  const certificates = () => q.selectFrom('android_certificates').selectAll();
+  const apps = () => q.selectFrom('androidApps').selectAll();
+  const certificates = () => q.selectFrom('androidCertificates').selectAll();
   return {
-    insertApp: async (app: AndroidApp): Promise<void> => void (await q.insertInto('android_apps').values(appToRow(app)).execute()),
+    insertApp: async (app: AndroidApp): Promise<void> => void (await q.insertInto('androidApps').values(appToRow(app)).execute()),
     getApp: async (id: string): Promise<AndroidApp | undefined> => {
       const row = await apps().where('id', '=', id).executeTakeFirst();
       return row && appFromRow(row);
@@ -107,29 +107,29 @@ export function androidStore(db: Db) {
     /** Writes what processing an app changes (status, package details, error); its file, description and owner stay. */
     updateApp: async (app: AndroidApp): Promise<void> => {
       await q
-        .updateTable('android_apps')
+        .updateTable('androidApps')
         .set({
           status: app.status,
-          package_name: app.packageName,
-          version_code: app.versionCode,
-          version_name: app.versionName,
+          packageName: app.packageName,
+          versionCode: app.versionCode,
+          versionName: app.versionName,
           label: app.label,
-          error_code: app.errorCode,
-          updated_at: app.updatedAt,
+          errorCode: app.errorCode,
+          updatedAt: app.updatedAt,
         })
         .where('id', '=', app.id)
         .execute();
     },
     /** The apps still being processed (across companies), oldest first. */
     processingApps: async (): Promise<AndroidApp[]> =>
-      (await apps().where('status', '=', 'processing').orderBy('created_at').orderBy('id').execute()).map(appFromRow),
+      (await apps().where('status', '=', 'processing').orderBy('createdAt').orderBy('id').execute()).map(appFromRow),
     insertCertificate: async (certificate: AndroidCertificate): Promise<void> =>
-      void (await q.insertInto('android_certificates').values(certificateToRow(certificate)).execute()),
+      void (await q.insertInto('androidCertificates').values(certificateToRow(certificate)).execute()),
     /** The company's certificates, newest first; the filter narrows them to a name. */
     listCertificates: async (companyId: string, filter: { name?: string }, offset: number, limit: number): Promise<AndroidCertificate[]> => {
-      let query = certificates().where('company_id', '=', companyId);
+      let query = certificates().where('companyId', '=', companyId);
       if (filter.name !== undefined) query = query.where('name', '=', filter.name);
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
       return rows.map(certificateFromRow);
     },
   };

@@ -9,15 +9,15 @@ import type { Companies, Merchants } from '../schema.generated.js';
 const companyFromRow = (r: Selectable<Companies>): Company => ({
   id: r.id,
   name: r.name,
-  createdAt: r.created_at,
-  clockOffsetSeconds: r.clock_offset_seconds,
+  createdAt: r.createdAt,
+  clockOffsetSeconds: r.clockOffsetSeconds,
 });
 
 /** A new company's clock runs on real time: the column's default (0) applies. */
 const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<Companies> => ({
   id: c.id,
   name: c.name,
-  created_at: c.createdAt,
+  createdAt: c.createdAt,
 });
 
 /** The capture delay is stored as text: 'immediate', 'manual' or a number of days in digits. */
@@ -25,41 +25,41 @@ const captureDelay = (text: string): CaptureDelay => (/^\d+$/.test(text) ? Numbe
 
 const merchantFromRow = (r: Selectable<Merchants>): Merchant => ({
   id: r.id,
-  companyId: r.company_id,
+  companyId: r.companyId,
   name: r.name,
   description: r.description,
   reference: r.reference,
   status: r.status as Merchant['status'],
-  captureDelay: captureDelay(r.capture_delay),
-  multiplePartialCaptures: flag(r.multiple_partial_captures),
-  defaultShopperInteraction: r.default_shopper_interaction,
-  primarySettlementCurrency: r.primary_settlement_currency,
-  shopWebAddress: r.shop_web_address,
-  merchantCity: r.merchant_city,
-  pricingPlan: r.pricing_plan,
-  createdAt: r.created_at,
+  captureDelay: captureDelay(r.captureDelay),
+  multiplePartialCaptures: flag(r.multiplePartialCaptures),
+  defaultShopperInteraction: r.defaultShopperInteraction,
+  primarySettlementCurrency: r.primarySettlementCurrency,
+  shopWebAddress: r.shopWebAddress,
+  merchantCity: r.merchantCity,
+  pricingPlan: r.pricingPlan,
+  createdAt: r.createdAt,
 });
 
 const merchantToRow = (m: Merchant): Insertable<Merchants> => ({
   id: m.id,
-  company_id: m.companyId,
+  companyId: m.companyId,
   name: m.name,
   description: m.description,
   reference: m.reference,
   status: m.status,
-  capture_delay: String(m.captureDelay),
-  multiple_partial_captures: m.multiplePartialCaptures,
-  default_shopper_interaction: m.defaultShopperInteraction,
-  primary_settlement_currency: m.primarySettlementCurrency,
-  shop_web_address: m.shopWebAddress,
-  merchant_city: m.merchantCity,
-  pricing_plan: m.pricingPlan,
-  created_at: m.createdAt,
+  captureDelay: String(m.captureDelay),
+  multiplePartialCaptures: m.multiplePartialCaptures,
+  defaultShopperInteraction: m.defaultShopperInteraction,
+  primarySettlementCurrency: m.primarySettlementCurrency,
+  shopWebAddress: m.shopWebAddress,
+  merchantCity: m.merchantCity,
+  pricingPlan: m.pricingPlan,
+  createdAt: m.createdAt,
 });
 
 // Read on every request (scope checks, the sandbox clock): compiled once (see prepared.ts).
 const companyById = prepared(({ q }, id: string) => q.selectFrom('companies').selectAll().where('id', '=', id));
-const clockOffsets = prepared(({ q }) => q.selectFrom('companies').select(['id', 'clock_offset_seconds']).orderBy('id'));
+const clockOffsets = prepared(({ q }) => q.selectFrom('companies').select(['id', 'clockOffsetSeconds']).orderBy('id'));
 const merchantById = prepared(({ q }, id: string) => q.selectFrom('merchants').selectAll().where('id', '=', id));
 
 /** The server's own key/value settings. */
@@ -108,16 +108,16 @@ export function companiesStore(db: Db) {
       (
         await q
           .updateTable('companies')
-          .set((eb) => ({ clock_offset_seconds: eb('clock_offset_seconds', '+', seconds) }))
+          .set((eb) => ({ clockOffsetSeconds: eb('clockOffsetSeconds', '+', seconds) }))
           .where('id', '=', companyId)
-          .returning('clock_offset_seconds')
+          .returning('clockOffsetSeconds')
           .executeTakeFirst()
-      )?.clock_offset_seconds,
+      )?.clockOffsetSeconds,
     /** Every company's sandbox clock offset (companies are few). */
     clockOffsets: async (): Promise<Array<{ companyId: string; offsetSeconds: number }>> =>
       (await clockOffsets.all(db)).map((r) => ({
         companyId: r.id,
-        offsetSeconds: r.clock_offset_seconds,
+        offsetSeconds: r.clockOffsetSeconds,
       })),
   };
 }
@@ -138,7 +138,7 @@ export function merchantsStore(db: Db) {
       // IN () is not valid SQL everywhere: limited to no ids, there is nothing to read.
       if (only?.length === 0) return { items: [], total: 0 };
       const scope = () => {
-        const ofCompany = q.selectFrom('merchants').where('company_id', '=', companyId);
+        const ofCompany = q.selectFrom('merchants').where('companyId', '=', companyId);
         return only ? ofCompany.where('id', 'in', only) : ofCompany;
       };
       return paged(

@@ -5,34 +5,34 @@ import type { IdempotencyRecord } from '../records/accounts.js';
 import type { IdempotencyKeys } from '../schema.generated.js';
 
 const fromRow = (r: Selectable<IdempotencyKeys>): IdempotencyRecord => ({
-  credentialId: r.credential_id,
-  companyId: r.company_id,
+  credentialId: r.credentialId,
+  companyId: r.companyId,
   key: r.key,
   fingerprint: r.fingerprint,
-  statusCode: r.status_code,
+  statusCode: r.statusCode,
   body: r.body,
-  createdAt: r.created_at,
+  createdAt: r.createdAt,
 });
 
 const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeys> => ({
-  credential_id: i.credentialId,
+  credentialId: i.credentialId,
   key: i.key,
-  company_id: i.companyId,
+  companyId: i.companyId,
   fingerprint: i.fingerprint,
-  status_code: i.statusCode,
+  statusCode: i.statusCode,
   body: i.body,
-  created_at: i.createdAt,
+  createdAt: i.createdAt,
 });
 
 // Every request with an Idempotency-Key looks its key up: compiled once (see prepared.ts).
-const insertRow = preparedInsert('idempotency_keys');
+const insertRow = preparedInsert('idempotencyKeys');
 const recordByKey = prepared(({ q }, credentialId: string, key: string) =>
-  q.selectFrom('idempotency_keys').selectAll().where('credential_id', '=', credentialId).where('key', '=', key),
+  q.selectFrom('idempotencyKeys').selectAll().where('credentialId', '=', credentialId).where('key', '=', key),
 );
 // Every POST claims its key and records its answer: compiled once as well.
-const claimRow = preparedInsert('idempotency_keys', 'key', ['credential_id', 'key']);
+const claimRow = preparedInsert('idempotencyKeys', 'key', ['credentialId', 'key']);
 const completeRow = prepared(({ q }, credentialId: string, key: string, statusCode: number, body: string) =>
-  q.updateTable('idempotency_keys').set({ status_code: statusCode, body }).where('credential_id', '=', credentialId).where('key', '=', key),
+  q.updateTable('idempotencyKeys').set({ statusCode, body }).where('credentialId', '=', credentialId).where('key', '=', key),
 );
 
 /** The responses kept for idempotency keys, per credential and key. */
@@ -55,10 +55,10 @@ export function idempotencyStore(db: Db) {
     /** Records the response of a claimed key. Its statement is sent before this returns (Commands leaves it to COMMIT unawaited). */
     complete: (credentialId: string, key: string, statusCode: number, body: string): Promise<void> => completeRow.run(db, credentialId, key, statusCode, body),
     delete: async (credentialId: string, key: string): Promise<void> =>
-      void (await q.deleteFrom('idempotency_keys').where('credential_id', '=', credentialId).where('key', '=', key).execute()),
+      void (await q.deleteFrom('idempotencyKeys').where('credentialId', '=', credentialId).where('key', '=', key).execute()),
     /** Deletes the company's records created before `before`; returns how many. */
     purge: async (companyId: string, before: string): Promise<number> => {
-      const result = await q.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('created_at', '<', before).executeTakeFirst();
+      const result = await q.deleteFrom('idempotencyKeys').where('companyId', '=', companyId).where('createdAt', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

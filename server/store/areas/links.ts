@@ -6,47 +6,47 @@ import type { PaymentLinks } from '../schema.generated.js';
 
 const fromRow = (r: Selectable<PaymentLinks>): PaymentLink => ({
   id: r.id,
-  companyId: r.company_id,
-  merchantAccount: r.merchant_account,
+  companyId: r.companyId,
+  merchantAccount: r.merchantAccount,
   reference: r.reference,
   fields: parsed<Record<string, unknown>>(r.fields),
   status: r.status as PaymentLink['status'],
   reusable: flag(r.reusable),
-  expiresAt: r.expires_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  expiresAt: r.expiresAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const toRow = (l: PaymentLink): Insertable<PaymentLinks> => ({
   id: l.id,
-  company_id: l.companyId,
-  merchant_account: l.merchantAccount,
+  companyId: l.companyId,
+  merchantAccount: l.merchantAccount,
   reference: l.reference,
   fields: jsonText(l.fields),
   status: l.status,
   reusable: l.reusable,
-  expires_at: l.expiresAt,
-  created_at: l.createdAt,
-  updated_at: l.updatedAt,
+  expiresAt: l.expiresAt,
+  createdAt: l.createdAt,
+  updatedAt: l.updatedAt,
 });
 
 /** Payment links (Pay by Link). */
 export function linksStore(db: Db) {
   const { q } = db;
-  const links = () => q.selectFrom('payment_links').selectAll();
+  const links = () => q.selectFrom('paymentLinks').selectAll();
   const one = async (query: ReturnType<typeof links>): Promise<PaymentLink | undefined> => {
     const row = await query.executeTakeFirst();
     return row && fromRow(row);
   };
   return {
-    insert: async (link: PaymentLink): Promise<void> => void (await q.insertInto('payment_links').values(toRow(link)).execute()),
+    insert: async (link: PaymentLink): Promise<void> => void (await q.insertInto('paymentLinks').values(toRow(link)).execute()),
     get: (id: string) => one(links().where('id', '=', id)),
     /** Reads a link to change it (its status, usage limits): locked until the transaction ends (see db.ts forUpdate). */
     getForUpdate: (id: string) => one(forUpdate(db, links().where('id', '=', id))),
     /** Writes what changes about a link: its fields, status, reusability, expiry and update time. */
     update: async (link: PaymentLink): Promise<void> => {
-      const { fields, status, reusable, expires_at, updated_at } = toRow(link);
-      await q.updateTable('payment_links').set({ fields, status, reusable, expires_at, updated_at }).where('id', '=', link.id).execute();
+      const { fields, status, reusable, expiresAt, updatedAt } = toRow(link);
+      await q.updateTable('paymentLinks').set({ fields, status, reusable, expiresAt, updatedAt }).where('id', '=', link.id).execute();
     },
   };
 }

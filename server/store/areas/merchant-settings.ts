@@ -6,106 +6,105 @@ import type { PaymentMethodSettings, PayoutSettings, SplitConfigurations } from 
 
 const settingFromRow = (r: Selectable<PaymentMethodSettings>): PaymentMethodSetting => ({
   id: r.id,
-  merchantId: r.merchant_id,
+  merchantId: r.merchantId,
   type: r.type,
   enabled: flag(r.enabled),
   countries: parsed<string[]>(r.countries),
   currencies: parsed<string[]>(r.currencies),
-  customRoutingFlags: parsed<string[]>(r.custom_routing_flags),
-  storeIds: parsed<string[]>(r.store_ids),
+  customRoutingFlags: parsed<string[]>(r.customRoutingFlags),
+  storeIds: parsed<string[]>(r.storeIds),
   channels: parsed<string[]>(r.channels),
-  shopperInteraction: r.shopper_interaction,
+  shopperInteraction: r.shopperInteraction,
   reference: r.reference,
-  minAmount: r.min_amount,
-  maxAmount: r.max_amount,
+  minAmount: r.minAmount,
+  maxAmount: r.maxAmount,
   details: parsed<Record<string, unknown>>(r.details),
-  businessLineId: r.business_line_id,
-  verificationStatus: r.verification_status as PaymentMethodSetting['verificationStatus'],
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  businessLineId: r.businessLineId,
+  verificationStatus: r.verificationStatus as PaymentMethodSetting['verificationStatus'],
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettings> => ({
   id: s.id,
-  merchant_id: s.merchantId,
+  merchantId: s.merchantId,
   type: s.type,
   enabled: s.enabled,
   countries: jsonText(s.countries),
   currencies: jsonText(s.currencies),
-  custom_routing_flags: jsonText(s.customRoutingFlags),
-  store_ids: jsonText(s.storeIds),
+  customRoutingFlags: jsonText(s.customRoutingFlags),
+  storeIds: jsonText(s.storeIds),
   channels: jsonText(s.channels),
-  shopper_interaction: s.shopperInteraction,
+  shopperInteraction: s.shopperInteraction,
   reference: s.reference,
-  min_amount: s.minAmount,
-  max_amount: s.maxAmount,
+  minAmount: s.minAmount,
+  maxAmount: s.maxAmount,
   details: jsonText(s.details),
-  business_line_id: s.businessLineId,
-  verification_status: s.verificationStatus,
-  created_at: s.createdAt,
-  updated_at: s.updatedAt,
+  businessLineId: s.businessLineId,
+  verificationStatus: s.verificationStatus,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
 });
 
 const payoutFromRow = (r: Selectable<PayoutSettings>): PayoutSetting => ({
   id: r.id,
-  merchantId: r.merchant_id,
-  transferInstrumentId: r.transfer_instrument_id,
+  merchantId: r.merchantId,
+  transferInstrumentId: r.transferInstrumentId,
   enabled: flag(r.enabled),
-  enabledFromDate: r.enabled_from_date,
+  enabledFromDate: r.enabledFromDate,
   priority: r.priority as PayoutSetting['priority'],
-  verificationStatus: r.verification_status as PayoutSetting['verificationStatus'],
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  verificationStatus: r.verificationStatus as PayoutSetting['verificationStatus'],
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const payoutToRow = (p: PayoutSetting): Insertable<PayoutSettings> => ({
   id: p.id,
-  merchant_id: p.merchantId,
-  transfer_instrument_id: p.transferInstrumentId,
+  merchantId: p.merchantId,
+  transferInstrumentId: p.transferInstrumentId,
   enabled: p.enabled,
-  enabled_from_date: p.enabledFromDate,
+  enabledFromDate: p.enabledFromDate,
   priority: p.priority,
-  verification_status: p.verificationStatus,
-  created_at: p.createdAt,
-  updated_at: p.updatedAt,
+  verificationStatus: p.verificationStatus,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
 });
 
 const splitFromRow = (r: Selectable<SplitConfigurations>): SplitConfigurationRecord => ({
   id: r.id,
-  merchantId: r.merchant_id,
+  merchantId: r.merchantId,
   description: r.description,
   rules: parsed<SplitConfigurationRecord['rules']>(r.rules),
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const splitToRow = (c: SplitConfigurationRecord): Insertable<SplitConfigurations> => ({
   id: c.id,
-  merchant_id: c.merchantId,
+  merchantId: c.merchantId,
   description: c.description,
   rules: jsonText(c.rules),
-  created_at: c.createdAt,
-  updated_at: c.updatedAt,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
 });
 
 /** Payment method settings of merchant accounts (which methods they accept, where and how). */
 export function paymentMethodSettingsStore(db: Db) {
   const { q } = db;
-  const settings = () => q.selectFrom('payment_method_settings').selectAll();
+  const settings = () => q.selectFrom('paymentMethodSettings').selectAll();
   return {
-    insert: async (setting: PaymentMethodSetting): Promise<void> =>
-      void (await q.insertInto('payment_method_settings').values(settingToRow(setting)).execute()),
+    insert: async (setting: PaymentMethodSetting): Promise<void> => void (await q.insertInto('paymentMethodSettings').values(settingToRow(setting)).execute()),
     get: async (id: string): Promise<PaymentMethodSetting | undefined> => {
       const row = await settings().where('id', '=', id).executeTakeFirst();
       return row && settingFromRow(row);
     },
     /** The merchant account's settings in the order they were made. */
     list: async (merchantId: string): Promise<PaymentMethodSetting[]> =>
-      (await settings().where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute()).map(settingFromRow),
+      (await settings().where('merchantId', '=', merchantId).orderBy('createdAt').orderBy('id').execute()).map(settingFromRow),
     /** Writes what can change of a setting; its id, merchant account, type and creation time stay. */
     update: async (setting: PaymentMethodSetting): Promise<void> => {
-      const { id, merchant_id: _merchant, type: _type, created_at: _created, ...changes } = settingToRow(setting);
-      await q.updateTable('payment_method_settings').set(changes).where('id', '=', id).execute();
+      const { id, merchantId: _merchant, type: _type, createdAt: _created, ...changes } = settingToRow(setting);
+      await q.updateTable('paymentMethodSettings').set(changes).where('id', '=', id).execute();
     },
   };
 }
@@ -113,47 +112,47 @@ export function paymentMethodSettingsStore(db: Db) {
 /** Payout settings of merchant accounts (the transfer instruments their funds are paid out to). */
 export function payoutsStore(db: Db) {
   const { q } = db;
-  const payouts = () => q.selectFrom('payout_settings').selectAll();
+  const payouts = () => q.selectFrom('payoutSettings').selectAll();
   return {
-    insert: async (setting: PayoutSetting): Promise<void> => void (await q.insertInto('payout_settings').values(payoutToRow(setting)).execute()),
+    insert: async (setting: PayoutSetting): Promise<void> => void (await q.insertInto('payoutSettings').values(payoutToRow(setting)).execute()),
     get: async (id: string): Promise<PayoutSetting | undefined> => {
       const row = await payouts().where('id', '=', id).executeTakeFirst();
       return row && payoutFromRow(row);
     },
     /** The merchant account's payout settings in the order they were made. */
     list: async (merchantId: string): Promise<PayoutSetting[]> =>
-      (await payouts().where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute()).map(payoutFromRow),
+      (await payouts().where('merchantId', '=', merchantId).orderBy('createdAt').orderBy('id').execute()).map(payoutFromRow),
     /** Writes what can change of a payout setting: whether (and from when) it is enabled. */
     update: async (setting: PayoutSetting): Promise<void> => {
       await q
-        .updateTable('payout_settings')
-        .set({ enabled: setting.enabled, enabled_from_date: setting.enabledFromDate, updated_at: setting.updatedAt })
+        .updateTable('payoutSettings')
+        .set({ enabled: setting.enabled, enabledFromDate: setting.enabledFromDate, updatedAt: setting.updatedAt })
         .where('id', '=', setting.id)
         .execute();
     },
-    delete: async (id: string): Promise<void> => void (await q.deleteFrom('payout_settings').where('id', '=', id).execute()),
+    delete: async (id: string): Promise<void> => void (await q.deleteFrom('payoutSettings').where('id', '=', id).execute()),
   };
 }
 
 /** Split configuration profiles of merchant accounts (rules read and written whole). */
 export function splitsStore(db: Db) {
   const { q } = db;
-  const splits = () => q.selectFrom('split_configurations').selectAll();
+  const splits = () => q.selectFrom('splitConfigurations').selectAll();
   return {
-    insert: async (config: SplitConfigurationRecord): Promise<void> => void (await q.insertInto('split_configurations').values(splitToRow(config)).execute()),
+    insert: async (config: SplitConfigurationRecord): Promise<void> => void (await q.insertInto('splitConfigurations').values(splitToRow(config)).execute()),
     get: async (id: string): Promise<SplitConfigurationRecord | undefined> => {
       const row = await splits().where('id', '=', id).executeTakeFirst();
       return row && splitFromRow(row);
     },
     /** The merchant account's split configurations in the order they were made. */
     list: async (merchantId: string): Promise<SplitConfigurationRecord[]> =>
-      (await splits().where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute()).map(splitFromRow),
+      (await splits().where('merchantId', '=', merchantId).orderBy('createdAt').orderBy('id').execute()).map(splitFromRow),
     /** Writes what can change of a configuration: its description and rules. */
     update: async (config: SplitConfigurationRecord): Promise<void> => {
-      const { description, rules, updated_at } = splitToRow(config);
-      await q.updateTable('split_configurations').set({ description, rules, updated_at }).where('id', '=', config.id).execute();
+      const { description, rules, updatedAt } = splitToRow(config);
+      await q.updateTable('splitConfigurations').set({ description, rules, updatedAt }).where('id', '=', config.id).execute();
     },
-    delete: async (id: string): Promise<void> => void (await q.deleteFrom('split_configurations').where('id', '=', id).execute()),
+    delete: async (id: string): Promise<void> => void (await q.deleteFrom('splitConfigurations').where('id', '=', id).execute()),
   };
 }
 

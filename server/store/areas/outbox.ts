@@ -7,88 +7,88 @@ import type { DeliveryAttempts, Events, WebhookDeliveries } from '../schema.gene
 
 const eventFromRow = (r: Selectable<Events>): OutboxEvent => ({
   id: r.id,
-  companyId: r.company_id,
-  merchantAccount: r.merchant_account,
-  eventCode: r.event_code,
-  pspReference: r.psp_reference,
-  originalReference: r.original_reference,
-  merchantReference: r.merchant_reference,
+  companyId: r.companyId,
+  merchantAccount: r.merchantAccount,
+  eventCode: r.eventCode,
+  pspReference: r.pspReference,
+  originalReference: r.originalReference,
+  merchantReference: r.merchantReference,
   currency: r.currency,
   value: r.value,
   success: flag(r.success),
   reason: r.reason,
-  paymentMethod: r.payment_method,
-  additionalData: parsed<Record<string, string>>(r.additional_data),
-  eventDate: r.event_date,
-  createdAt: r.created_at,
-  requestId: r.request_id,
+  paymentMethod: r.paymentMethod,
+  additionalData: parsed<Record<string, string>>(r.additionalData),
+  eventDate: r.eventDate,
+  createdAt: r.createdAt,
+  requestId: r.requestId,
 });
 
 /** The id is left out: the database numbers events. */
 const eventToRow = (e: OutboxEvent): Insertable<Events> => ({
-  company_id: e.companyId,
-  merchant_account: e.merchantAccount,
-  event_code: e.eventCode,
-  psp_reference: e.pspReference,
-  original_reference: e.originalReference,
-  merchant_reference: e.merchantReference,
+  companyId: e.companyId,
+  merchantAccount: e.merchantAccount,
+  eventCode: e.eventCode,
+  pspReference: e.pspReference,
+  originalReference: e.originalReference,
+  merchantReference: e.merchantReference,
   currency: e.currency,
   value: e.value,
   success: e.success,
   reason: e.reason,
-  payment_method: e.paymentMethod,
-  additional_data: jsonText(e.additionalData),
-  event_date: e.eventDate,
-  created_at: e.createdAt,
-  request_id: e.requestId,
+  paymentMethod: e.paymentMethod,
+  additionalData: jsonText(e.additionalData),
+  eventDate: e.eventDate,
+  createdAt: e.createdAt,
+  requestId: e.requestId,
 });
 
 const deliveryFromRow = (r: Selectable<WebhookDeliveries>): Delivery => ({
-  webhookId: r.webhook_id,
-  eventId: r.event_id,
-  queueSeq: r.queue_seq,
+  webhookId: r.webhookId,
+  eventId: r.eventId,
+  queueSeq: r.queueSeq,
   status: r.status as Delivery['status'],
   attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  nextAttemptAt: r.nextAttemptAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 /** `companyId` is left out: it is the webhook's, read with due deliveries only. */
 const deliveryToRow = (d: Delivery): Insertable<WebhookDeliveries> => ({
-  webhook_id: d.webhookId,
-  event_id: d.eventId,
-  queue_seq: d.queueSeq,
+  webhookId: d.webhookId,
+  eventId: d.eventId,
+  queueSeq: d.queueSeq,
   status: d.status,
   attempts: d.attempts,
-  next_attempt_at: d.nextAttemptAt,
-  created_at: d.createdAt,
-  updated_at: d.updatedAt,
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
 });
 
 const attemptFromRow = (r: Selectable<DeliveryAttempts>): DeliveryAttempt => ({
-  webhookId: r.webhook_id,
-  eventId: r.event_id,
-  attemptedAt: r.attempted_at,
+  webhookId: r.webhookId,
+  eventId: r.eventId,
+  attemptedAt: r.attemptedAt,
   outcome: r.outcome as DeliveryAttempt['outcome'],
-  statusCode: r.status_code,
+  statusCode: r.statusCode,
   error: r.error,
-  durationMs: r.duration_ms,
+  durationMs: r.durationMs,
 });
 
 const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttempts> => ({
-  webhook_id: a.webhookId,
-  event_id: a.eventId,
-  attempted_at: a.attemptedAt,
+  webhookId: a.webhookId,
+  eventId: a.eventId,
+  attemptedAt: a.attemptedAt,
   outcome: a.outcome,
-  status_code: a.statusCode,
+  statusCode: a.statusCode,
   error: a.error,
-  duration_ms: a.durationMs,
+  durationMs: a.durationMs,
 });
 
 // Written with every change that reports an event: compiled once (see prepared.ts).
 const insertEventRow = preparedInsert('events', 'id');
-const insertDeliveryRow = preparedInsert('webhook_deliveries');
+const insertDeliveryRow = preparedInsert('webhookDeliveries');
 
 /**
  * The transactional outbox: events to report, their deliveries to each webhook (one queue per
@@ -96,7 +96,7 @@ const insertDeliveryRow = preparedInsert('webhook_deliveries');
  */
 export function outboxStore(db: Db) {
   const { q } = db;
-  const deliveries = () => q.selectFrom('webhook_deliveries').selectAll();
+  const deliveries = () => q.selectFrom('webhookDeliveries').selectAll();
   return {
     /** Records an event; returns the id the database gave it. */
     insertEvent: async (event: OutboxEvent): Promise<number> => {
@@ -110,22 +110,22 @@ export function outboxStore(db: Db) {
     /** The merchant account's events after `afterId`, in the order they were recorded. */
     listEvents: async (merchantAccount: string, afterId: number, limit: number): Promise<OutboxEvent[]> =>
       (
-        await q.selectFrom('events').selectAll().where('merchant_account', '=', merchantAccount).where('id', '>', afterId).orderBy('id').limit(limit).execute()
+        await q.selectFrom('events').selectAll().where('merchantAccount', '=', merchantAccount).where('id', '>', afterId).orderBy('id').limit(limit).execute()
       ).map(eventFromRow),
     insertDelivery: async (delivery: Delivery): Promise<void> => void (await insertDeliveryRow(db, deliveryToRow(delivery))),
     getDelivery: async (webhookId: string, eventId: number): Promise<Delivery | undefined> => {
-      const row = await deliveries().where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
+      const row = await deliveries().where('webhookId', '=', webhookId).where('eventId', '=', eventId).executeTakeFirst();
       return row && deliveryFromRow(row);
     },
     /** Writes a delivery's progress (queue position, status, attempts, next attempt). */
     updateDelivery: async (delivery: Delivery): Promise<void> => {
-      const { webhook_id, event_id, created_at: _created, ...changes } = deliveryToRow(delivery);
+      const { webhookId, eventId, createdAt: _created, ...changes } = deliveryToRow(delivery);
       // An attempt's outcome ends its lease.
       await q
-        .updateTable('webhook_deliveries')
-        .set({ ...changes, lease_until: null })
-        .where('webhook_id', '=', webhook_id)
-        .where('event_id', '=', event_id)
+        .updateTable('webhookDeliveries')
+        .set({ ...changes, leaseUntil: null })
+        .where('webhookId', '=', webhookId)
+        .where('eventId', '=', eventId)
         .execute();
     },
     /**
@@ -135,34 +135,34 @@ export function outboxStore(db: Db) {
      */
     lease: async (delivery: Delivery, until: string, now: string): Promise<boolean> => {
       const result = await q
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: until })
-        .where('webhook_id', '=', delivery.webhookId)
-        .where('event_id', '=', delivery.eventId)
-        .where('queue_seq', '=', delivery.queueSeq)
+        .updateTable('webhookDeliveries')
+        .set({ leaseUntil: until })
+        .where('webhookId', '=', delivery.webhookId)
+        .where('eventId', '=', delivery.eventId)
+        .where('queueSeq', '=', delivery.queueSeq)
         .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', now)]))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     /** Per webhook, the first pending delivery in queue order, when it is due by `now`. */
     dueDeliveries: async (now: string): Promise<Delivery[]> => {
       const heads = q
-        .selectFrom('webhook_deliveries')
-        .select((eb) => ['webhook_id', eb.fn.min('queue_seq').as('head')])
+        .selectFrom('webhookDeliveries')
+        .select((eb) => ['webhookId', eb.fn.min('queueSeq').as('head')])
         .where('status', '=', 'pending')
-        .groupBy('webhook_id')
+        .groupBy('webhookId')
         .as('h');
       const rows = await q
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin(heads, (join) => join.onRef('d.webhook_id', '=', 'h.webhook_id').onRef('d.queue_seq', '=', 'h.head'))
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .selectFrom('webhookDeliveries as d')
+        .innerJoin(heads, (join) => join.onRef('d.webhookId', '=', 'h.webhookId').onRef('d.queueSeq', '=', 'h.head'))
+        .innerJoin('webhooks as w', 'w.id', 'd.webhookId')
         .selectAll('d')
-        .select('w.company_id')
-        .where('d.next_attempt_at', '<=', now)
-        .orderBy('d.queue_seq')
+        .select('w.companyId')
+        .where('d.nextAttemptAt', '<=', now)
+        .orderBy('d.queueSeq')
         .execute();
-      return rows.map(({ company_id, ...row }) => ({ ...deliveryFromRow(row), companyId: company_id }));
+      return rows.map(({ companyId, ...row }) => ({ ...deliveryFromRow(row), companyId }));
     },
     /**
      * The next position in the webhook queues (one sequence for all). PostgreSQL draws it from a
@@ -174,15 +174,15 @@ export function outboxStore(db: Db) {
         return count(rows[0]?.n);
       }
       const row = await q
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.coalesce(eb.fn.max('queue_seq'), eb.lit(0)).as('n'))
+        .selectFrom('webhookDeliveries')
+        .select((eb) => eb.fn.coalesce(eb.fn.max('queueSeq'), eb.lit(0)).as('n'))
         .executeTakeFirst();
       return count(row?.n) + 1;
     },
     /** How many deliveries wait to be sent (the outbox backlog). */
     countPending: async (): Promise<number> => {
       const row = await q
-        .selectFrom('webhook_deliveries')
+        .selectFrom('webhookDeliveries')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('status', '=', 'pending')
         .executeTakeFirst();
@@ -190,11 +190,11 @@ export function outboxStore(db: Db) {
     },
     /** The webhook's latest deliveries, last in queue first. */
     deliveries: async (webhookId: string, limit: number): Promise<Delivery[]> =>
-      (await deliveries().where('webhook_id', '=', webhookId).orderBy('queue_seq', 'desc').limit(limit).execute()).map(deliveryFromRow),
-    insertAttempt: async (attempt: DeliveryAttempt): Promise<void> => void (await q.insertInto('delivery_attempts').values(attemptToRow(attempt)).execute()),
+      (await deliveries().where('webhookId', '=', webhookId).orderBy('queueSeq', 'desc').limit(limit).execute()).map(deliveryFromRow),
+    insertAttempt: async (attempt: DeliveryAttempt): Promise<void> => void (await q.insertInto('deliveryAttempts').values(attemptToRow(attempt)).execute()),
     /** The attempts to deliver one event to one webhook, in the order they were made. */
     attempts: async (webhookId: string, eventId: number): Promise<DeliveryAttempt[]> =>
-      (await q.selectFrom('delivery_attempts').selectAll().where('webhook_id', '=', webhookId).where('event_id', '=', eventId).orderBy('id').execute()).map(
+      (await q.selectFrom('deliveryAttempts').selectAll().where('webhookId', '=', webhookId).where('eventId', '=', eventId).orderBy('id').execute()).map(
         attemptFromRow,
       ),
   };

@@ -6,119 +6,119 @@ import type { Modification, Payment } from '../records/checkout.js';
 import type { Modifications, Payments } from '../schema.generated.js';
 
 const fromRow = (r: Selectable<Payments>): Payment => ({
-  pspReference: r.psp_reference,
-  companyId: r.company_id,
-  merchantAccount: r.merchant_account,
+  pspReference: r.pspReference,
+  companyId: r.companyId,
+  merchantAccount: r.merchantAccount,
   reference: r.reference,
   currency: r.currency,
-  authorisedValue: r.authorised_value,
-  originalValue: r.original_value,
-  capturedValue: r.captured_value,
-  refundedValue: r.refunded_value,
-  resultCode: r.result_code as Payment['resultCode'],
-  refusalReason: r.refusal_reason,
-  refusalReasonCode: r.refusal_reason_code,
-  authCode: r.auth_code,
+  authorisedValue: r.authorisedValue,
+  originalValue: r.originalValue,
+  capturedValue: r.capturedValue,
+  refundedValue: r.refundedValue,
+  resultCode: r.resultCode as Payment['resultCode'],
+  refusalReason: r.refusalReason,
+  refusalReasonCode: r.refusalReasonCode,
+  authCode: r.authCode,
   cancelled: flag(r.cancelled),
-  captureClosed: flag(r.capture_closed),
-  autoCaptured: flag(r.auto_captured),
-  captureDelayHours: r.capture_delay_hours,
-  autoCaptureAt: r.auto_capture_at,
-  multiplePartialCaptures: flag(r.multiple_partial_captures),
-  cardBrand: r.card_brand,
-  cardBin: r.card_bin,
-  cardLastFour: r.card_last_four,
-  expiryMonth: r.expiry_month,
-  expiryYear: r.expiry_year,
-  holderName: r.holder_name,
-  shopperReference: r.shopper_reference,
-  returnUrl: r.return_url,
-  orderPspReference: r.order_psp_reference,
-  detailsSubmitted: flag(r.details_submitted),
-  paymentMethodType: r.payment_method_type,
-  paymentData: r.payment_data,
-  sessionId: r.session_id,
-  paymentLinkId: r.payment_link_id,
-  storedPaymentMethodId: r.stored_payment_method_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  methodState: parsed<Record<string, unknown>>(r.method_state),
-  settleAt: r.settle_at,
+  captureClosed: flag(r.captureClosed),
+  autoCaptured: flag(r.autoCaptured),
+  captureDelayHours: r.captureDelayHours,
+  autoCaptureAt: r.autoCaptureAt,
+  multiplePartialCaptures: flag(r.multiplePartialCaptures),
+  cardBrand: r.cardBrand,
+  cardBin: r.cardBin,
+  cardLastFour: r.cardLastFour,
+  expiryMonth: r.expiryMonth,
+  expiryYear: r.expiryYear,
+  holderName: r.holderName,
+  shopperReference: r.shopperReference,
+  returnUrl: r.returnUrl,
+  orderPspReference: r.orderPspReference,
+  detailsSubmitted: flag(r.detailsSubmitted),
+  paymentMethodType: r.paymentMethodType,
+  paymentData: r.paymentData,
+  sessionId: r.sessionId,
+  paymentLinkId: r.paymentLinkId,
+  storedPaymentMethodId: r.storedPaymentMethodId,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  methodState: parsed<Record<string, unknown>>(r.methodState),
+  settleAt: r.settleAt,
 });
 
 const toRow = (p: Payment): Insertable<Payments> => ({
-  psp_reference: p.pspReference,
-  company_id: p.companyId,
-  merchant_account: p.merchantAccount,
+  pspReference: p.pspReference,
+  companyId: p.companyId,
+  merchantAccount: p.merchantAccount,
   reference: p.reference,
   currency: p.currency,
-  authorised_value: p.authorisedValue,
-  original_value: p.originalValue,
-  captured_value: p.capturedValue,
-  refunded_value: p.refundedValue,
-  result_code: p.resultCode,
-  refusal_reason: p.refusalReason,
-  refusal_reason_code: p.refusalReasonCode,
-  auth_code: p.authCode,
+  authorisedValue: p.authorisedValue,
+  originalValue: p.originalValue,
+  capturedValue: p.capturedValue,
+  refundedValue: p.refundedValue,
+  resultCode: p.resultCode,
+  refusalReason: p.refusalReason,
+  refusalReasonCode: p.refusalReasonCode,
+  authCode: p.authCode,
   cancelled: p.cancelled,
-  capture_closed: p.captureClosed,
-  auto_captured: p.autoCaptured,
-  capture_delay_hours: p.captureDelayHours,
-  auto_capture_at: p.autoCaptureAt,
-  multiple_partial_captures: p.multiplePartialCaptures,
-  card_brand: p.cardBrand,
-  card_bin: p.cardBin,
-  card_last_four: p.cardLastFour,
-  expiry_month: p.expiryMonth,
-  expiry_year: p.expiryYear,
-  holder_name: p.holderName,
-  shopper_reference: p.shopperReference,
-  return_url: p.returnUrl,
-  order_psp_reference: p.orderPspReference,
-  details_submitted: p.detailsSubmitted,
-  payment_method_type: p.paymentMethodType,
-  payment_data: p.paymentData,
-  session_id: p.sessionId,
-  payment_link_id: p.paymentLinkId,
-  stored_payment_method_id: p.storedPaymentMethodId,
-  created_at: p.createdAt,
-  updated_at: p.updatedAt,
-  method_state: jsonText(p.methodState),
-  settle_at: p.settleAt,
+  captureClosed: p.captureClosed,
+  autoCaptured: p.autoCaptured,
+  captureDelayHours: p.captureDelayHours,
+  autoCaptureAt: p.autoCaptureAt,
+  multiplePartialCaptures: p.multiplePartialCaptures,
+  cardBrand: p.cardBrand,
+  cardBin: p.cardBin,
+  cardLastFour: p.cardLastFour,
+  expiryMonth: p.expiryMonth,
+  expiryYear: p.expiryYear,
+  holderName: p.holderName,
+  shopperReference: p.shopperReference,
+  returnUrl: p.returnUrl,
+  orderPspReference: p.orderPspReference,
+  detailsSubmitted: p.detailsSubmitted,
+  paymentMethodType: p.paymentMethodType,
+  paymentData: p.paymentData,
+  sessionId: p.sessionId,
+  paymentLinkId: p.paymentLinkId,
+  storedPaymentMethodId: p.storedPaymentMethodId,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+  methodState: jsonText(p.methodState),
+  settleAt: p.settleAt,
 });
 
 const modificationFromRow = (r: Selectable<Modifications>): Modification => ({
-  pspReference: r.psp_reference,
-  paymentPspReference: r.payment_psp_reference,
-  merchantAccount: r.merchant_account,
+  pspReference: r.pspReference,
+  paymentPspReference: r.paymentPspReference,
+  merchantAccount: r.merchantAccount,
   kind: r.kind as Modification['kind'],
   currency: r.currency,
   value: r.value,
   reference: r.reference,
   status: 'received',
   action: r.action as Modification['action'],
-  createdAt: r.created_at,
+  createdAt: r.createdAt,
 });
 
 const modificationToRow = (m: Modification): Insertable<Modifications> => ({
-  psp_reference: m.pspReference,
-  payment_psp_reference: m.paymentPspReference,
-  merchant_account: m.merchantAccount,
+  pspReference: m.pspReference,
+  paymentPspReference: m.paymentPspReference,
+  merchantAccount: m.merchantAccount,
   kind: m.kind,
   currency: m.currency,
   value: m.value,
   reference: m.reference,
   status: m.status,
   action: m.action,
-  created_at: m.createdAt,
+  createdAt: m.createdAt,
 });
 
 // The statements of every authorisation and modification: compiled once (see prepared.ts).
 const insertRow = preparedInsert('payments');
-const updateRow = preparedUpdate('payments', 'psp_reference');
+const updateRow = preparedUpdate('payments', 'pspReference');
 const insertModificationRow = preparedInsert('modifications');
-const byPsp = prepared((db, pspReference: string) => db.q.selectFrom('payments').selectAll().where('psp_reference', '=', pspReference));
-const byPspForUpdate = prepared((db, pspReference: string) => forUpdate(db, db.q.selectFrom('payments').selectAll().where('psp_reference', '=', pspReference)));
+const byPsp = prepared((db, pspReference: string) => db.q.selectFrom('payments').selectAll().where('pspReference', '=', pspReference));
+const byPspForUpdate = prepared((db, pspReference: string) => forUpdate(db, db.q.selectFrom('payments').selectAll().where('pspReference', '=', pspReference)));
 
 /** Payments and their modifications (captures, refunds, cancels, reversals, amount updates). */
 export function paymentsStore(db: Db) {
@@ -129,7 +129,7 @@ export function paymentsStore(db: Db) {
     return row && fromRow(row);
   };
   // Payments of an order or session in the order they were made (psp references break ties within a millisecond).
-  const inOrder = (query: ReturnType<typeof payments>) => query.orderBy('created_at').orderBy('psp_reference');
+  const inOrder = (query: ReturnType<typeof payments>) => query.orderBy('createdAt').orderBy('pspReference');
   return {
     insert: async (payment: Payment): Promise<void> => void (await insertRow(db, toRow(payment))),
     get: async (pspReference: string) => {
@@ -145,20 +145,20 @@ export function paymentsStore(db: Db) {
     latestByReference: (merchantAccount: string, reference: string) =>
       one(
         payments()
-          .where('merchant_account', '=', merchantAccount)
+          .where('merchantAccount', '=', merchantAccount)
           .where('reference', '=', reference)
-          .orderBy('created_at', 'desc')
-          .orderBy('psp_reference', 'desc')
+          .orderBy('createdAt', 'desc')
+          .orderBy('pspReference', 'desc')
           .limit(1),
       ),
-    byPaymentData: (paymentData: string) => one(payments().where('payment_data', '=', paymentData)),
+    byPaymentData: (paymentData: string) => one(payments().where('paymentData', '=', paymentData)),
     /**
      * An order's payments read to change them (cancelling or expiring the order unwinds them):
      * locked, in the order they were made, until the transaction ends.
      */
     ofOrderForUpdate: async (orderPspReference: string) =>
-      (await forUpdate(db, inOrder(payments().where('order_psp_reference', '=', orderPspReference))).execute()).map(fromRow),
-    ofSession: async (sessionId: string) => (await inOrder(payments().where('session_id', '=', sessionId)).execute()).map(fromRow),
+      (await forUpdate(db, inOrder(payments().where('orderPspReference', '=', orderPspReference))).execute()).map(fromRow),
+    ofSession: async (sessionId: string) => (await inOrder(payments().where('sessionId', '=', sessionId)).execute()).map(fromRow),
     /**
      * Writes the payment. Given the payment as it was read (`before`), only the columns that differ
      * are written: a capture changes three of some forty, and a column left out of the statement
@@ -168,28 +168,28 @@ export function paymentsStore(db: Db) {
      * payment it read passes `before`.
      */
     update: async (payment: Payment, before?: Payment): Promise<void> => {
-      const { psp_reference, ...row } = toRow(payment);
-      if (!before) return updateRow(db, psp_reference, row);
+      const { pspReference, ...row } = toRow(payment);
+      if (!before) return updateRow(db, pspReference, row);
       const was = toRow(before) as Record<string, unknown>;
       const changes = Object.fromEntries(Object.entries(row).filter(([column, value]) => value !== was[column]));
-      if (Object.keys(changes).length > 0) await updateRow(db, psp_reference, changes);
+      if (Object.keys(changes).length > 0) await updateRow(db, pspReference, changes);
     },
     /** Authorised payments whose automatic capture fell due by `now` and has not been applied. */
     dueAutoCaptures: async (now: string, limit: number) =>
       (
         await payments()
-          .where('auto_capture_at', 'is not', null)
-          .where('auto_capture_at', '<=', now)
-          .where('capture_closed', '=', false)
-          .where('result_code', '=', 'Authorised')
+          .where('autoCaptureAt', 'is not', null)
+          .where('autoCaptureAt', '<=', now)
+          .where('captureClosed', '=', false)
+          .where('resultCode', '=', 'Authorised')
           .where('cancelled', '=', false)
-          .orderBy('auto_capture_at')
+          .orderBy('autoCaptureAt')
           .limit(limit)
           .execute()
       ).map(fromRow),
     /** Payments whose method's next clock-driven step fell due by `now` (settling, expiring). */
     dueSettlements: async (now: string, limit: number) =>
-      (await payments().where('settle_at', 'is not', null).where('settle_at', '<=', now).orderBy('settle_at').limit(limit).execute()).map(fromRow),
+      (await payments().where('settleAt', 'is not', null).where('settleAt', '<=', now).orderBy('settleAt').limit(limit).execute()).map(fromRow),
     /**
      * What payments of a sandbox gift card have taken from its balance: authorised and not
      * cancelled, less what was refunded (the card is known by brand and last four digits).
@@ -202,14 +202,14 @@ export function paymentsStore(db: Db) {
       const rows = await forUpdate(
         db,
         payments()
-          .where('company_id', '=', companyId)
-          .where('payment_method_type', '=', 'giftcard')
-          .where('card_brand', '=', brand)
-          .where('card_last_four', '=', lastFour)
-          .where('result_code', '=', 'Authorised')
+          .where('companyId', '=', companyId)
+          .where('paymentMethodType', '=', 'giftcard')
+          .where('cardBrand', '=', brand)
+          .where('cardLastFour', '=', lastFour)
+          .where('resultCode', '=', 'Authorised')
           .where('cancelled', '=', false),
       ).execute();
-      return rows.reduce((sum, r) => sum + r.authorised_value - r.refunded_value, 0);
+      return rows.reduce((sum, r) => sum + r.authorisedValue - r.refundedValue, 0);
     },
     insertModification: async (modification: Modification): Promise<void> => void (await insertModificationRow(db, modificationToRow(modification))),
     modifications: async (paymentPspReference: string) =>
@@ -217,9 +217,9 @@ export function paymentsStore(db: Db) {
         await q
           .selectFrom('modifications')
           .selectAll()
-          .where('payment_psp_reference', '=', paymentPspReference)
-          .orderBy('created_at')
-          .orderBy('psp_reference')
+          .where('paymentPspReference', '=', paymentPspReference)
+          .orderBy('createdAt')
+          .orderBy('pspReference')
           .execute()
       ).map(modificationFromRow),
   };

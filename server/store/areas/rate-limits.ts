@@ -24,8 +24,8 @@ export function rateLimitsStore(db: Db) {
         where ${available} >= 1
         returning b.tokens`.execute(q);
       if (taken.rows.length > 0) return undefined;
-      const row = await q.selectFrom('rate_limits').select(['tokens', 'at_ms']).where('key', '=', key).executeTakeFirstOrThrow();
-      return { tokens: Number(row.tokens), atMs: Number(row.at_ms) };
+      const row = await q.selectFrom('rateLimits').select(['tokens', 'atMs']).where('key', '=', key).executeTakeFirstOrThrow();
+      return { tokens: Number(row.tokens), atMs: Number(row.atMs) };
     },
   };
 }

@@ -14,12 +14,12 @@ export function sealedSecretsStore(db: Db) {
      */
     insertIfAbsent: async (name: string, sealed: string, createdAt: string): Promise<void> =>
       void (await q
-        .insertInto('sealed_secrets')
-        .values({ name, sealed, created_at: createdAt })
+        .insertInto('sealedSecrets')
+        .values({ name, sealed, createdAt })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute()),
     get: async (name: string): Promise<string | undefined> =>
-      (await q.selectFrom('sealed_secrets').select('sealed').where('name', '=', name).executeTakeFirst())?.sealed,
+      (await q.selectFrom('sealedSecrets').select('sealed').where('name', '=', name).executeTakeFirst())?.sealed,
   };
 }
 

@@ -7,11 +7,11 @@ import type { Stores } from '../schema.generated.js';
 
 const storeFromRow = (r: Selectable<Stores>): StoreLocation => ({
   id: r.id,
-  merchantId: r.merchant_id,
+  merchantId: r.merchantId,
   reference: r.reference,
   description: r.description,
-  shopperStatement: r.shopper_statement,
-  phoneNumber: r.phone_number,
+  shopperStatement: r.shopperStatement,
+  phoneNumber: r.phoneNumber,
   address: parsed<StoreAddress>(r.address),
   status: r.status as StoreStatus,
   details: parsed<StoreDetails>(r.details),
@@ -19,11 +19,11 @@ const storeFromRow = (r: Selectable<Stores>): StoreLocation => ({
 
 const storeToRow = (s: StoreLocation): Insertable<Stores> => ({
   id: s.id,
-  merchant_id: s.merchantId,
+  merchantId: s.merchantId,
   reference: s.reference,
   description: s.description,
-  shopper_statement: s.shopperStatement,
-  phone_number: s.phoneNumber,
+  shopperStatement: s.shopperStatement,
+  phoneNumber: s.phoneNumber,
   address: jsonText(s.address),
   status: s.status,
   details: jsonText(s.details),
@@ -50,10 +50,10 @@ export function storesStore(db: Db) {
     get: (id: string) => one(stores().where('id', '=', id)),
     /** Reads a store to change it (its status decides what may follow): locked until the transaction ends (see db.ts forUpdate). */
     getForUpdate: (id: string) => one(forUpdate(db, stores().where('id', '=', id))),
-    byReference: (merchantId: string, reference: string) => one(stores().where('merchant_id', '=', merchantId).where('reference', '=', reference)),
+    byReference: (merchantId: string, reference: string) => one(stores().where('merchantId', '=', merchantId).where('reference', '=', reference)),
     /** Writes every field of a store but its identifier and merchant account. */
     update: async (store: StoreLocation): Promise<void> => {
-      const { id: _id, merchant_id: _merchant, ...fields } = storeToRow(store);
+      const { id: _id, merchantId: _merchant, ...fields } = storeToRow(store);
       await q.updateTable('stores').set(fields).where('id', '=', store.id).execute();
     },
     /** A page of stores by identifier. */
@@ -61,8 +61,8 @@ export function storesStore(db: Db) {
       // IN () is not valid SQL everywhere: limited to no merchant accounts, there is nothing to read.
       if (filter.merchantIds?.length === 0) return { items: [], total: 0 };
       const scope = () => {
-        let query = q.selectFrom('stores').innerJoin('merchants', 'merchants.id', 'stores.merchant_id').where('merchants.company_id', '=', filter.companyId);
-        if (filter.merchantIds) query = query.where('stores.merchant_id', 'in', filter.merchantIds);
+        let query = q.selectFrom('stores').innerJoin('merchants', 'merchants.id', 'stores.merchantId').where('merchants.companyId', '=', filter.companyId);
+        if (filter.merchantIds) query = query.where('stores.merchantId', 'in', filter.merchantIds);
         if (filter.reference !== undefined) query = query.where('stores.reference', '=', filter.reference);
         return query;
       };

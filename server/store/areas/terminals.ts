@@ -7,27 +7,27 @@ import type { Terminals } from '../schema.generated.js';
 
 const terminalFromRow = (r: Selectable<Terminals>): Terminal => ({
   id: r.id,
-  companyId: r.company_id,
-  merchantId: r.merchant_id,
-  storeId: r.store_id,
+  companyId: r.companyId,
+  merchantId: r.merchantId,
+  storeId: r.storeId,
   model: r.model,
   brand: r.brand,
-  serialNumber: r.serial_number,
-  firmwareVersion: r.firmware_version,
-  countryCode: r.country_code,
+  serialNumber: r.serialNumber,
+  firmwareVersion: r.firmwareVersion,
+  countryCode: r.countryCode,
   status: r.status as Terminal['status'],
 });
 
 const terminalToRow = (t: Terminal): Insertable<Terminals> => ({
   id: t.id,
-  company_id: t.companyId,
-  merchant_id: t.merchantId,
-  store_id: t.storeId,
+  companyId: t.companyId,
+  merchantId: t.merchantId,
+  storeId: t.storeId,
   model: t.model,
   brand: t.brand,
-  serial_number: t.serialNumber,
-  firmware_version: t.firmwareVersion,
-  country_code: t.countryCode,
+  serialNumber: t.serialNumber,
+  firmwareVersion: t.firmwareVersion,
+  countryCode: t.countryCode,
   status: t.status,
 });
 
@@ -48,10 +48,10 @@ export function terminalsStore(db: Db) {
       // IN () is not valid SQL everywhere: a filter with no values matches nothing.
       if ([filter.merchantIds, filter.countries, filter.storeIds, filter.brandModels].some((list) => list?.length === 0)) return { items: [], total: 0 };
       const scope = () => {
-        let query = q.selectFrom('terminals').where('company_id', '=', filter.companyId);
-        if (filter.merchantIds) query = query.where('merchant_id', 'in', filter.merchantIds);
-        if (filter.countries) query = query.where('country_code', 'in', filter.countries);
-        if (filter.storeIds) query = query.where('store_id', 'in', filter.storeIds);
+        let query = q.selectFrom('terminals').where('companyId', '=', filter.companyId);
+        if (filter.merchantIds) query = query.where('merchantId', 'in', filter.merchantIds);
+        if (filter.countries) query = query.where('countryCode', 'in', filter.countries);
+        if (filter.storeIds) query = query.where('storeId', 'in', filter.storeIds);
         const { brandModels, idContains } = filter;
         if (brandModels) query = query.where((eb) => eb.or(brandModels.map(({ brand, model }) => eb.and([eb('brand', '=', brand), eb('model', '=', model)]))));
         // Case-insensitive on both engines (SQLite's LIKE is for ASCII, PostgreSQL's never is).
@@ -67,42 +67,42 @@ export function terminalsStore(db: Db) {
     },
     /** Moves a store's terminals to their merchant account's inventory (the store closed). */
     storeTerminalsToInventory: async (storeId: string): Promise<void> =>
-      void (await q.updateTable('terminals').set({ store_id: null, status: 'inventory' }).where('store_id', '=', storeId).execute()),
+      void (await q.updateTable('terminals').set({ storeId: null, status: 'inventory' }).where('storeId', '=', storeId).execute()),
     /** The settings a level (company, merchant, store, terminal) sets itself for one owner; undefined when it sets none. */
     getSettings: async (level: SettingsLevel, ownerId: string): Promise<SettingsSections | undefined> => {
-      const row = await q.selectFrom('terminal_settings').select('sections').where('level', '=', level).where('owner_id', '=', ownerId).executeTakeFirst();
+      const row = await q.selectFrom('terminalSettings').select('sections').where('level', '=', level).where('ownerId', '=', ownerId).executeTakeFirst();
       return row && parsed<SettingsSections>(row.sections);
     },
     /** Replaces the settings a level sets for one owner (inserted the first time). */
     putSettings: async (level: SettingsLevel, ownerId: string, sections: SettingsSections, updatedAt: string): Promise<void> => {
       const text = jsonText(sections);
       await q
-        .insertInto('terminal_settings')
-        .values({ level, owner_id: ownerId, sections: text, updated_at: updatedAt })
-        .onConflict((oc) => oc.columns(['level', 'owner_id']).doUpdateSet({ sections: text, updated_at: updatedAt }))
+        .insertInto('terminalSettings')
+        .values({ level, ownerId, sections: text, updatedAt })
+        .onConflict((oc) => oc.columns(['level', 'ownerId']).doUpdateSet({ sections: text, updatedAt }))
         .execute();
     },
     /** The logo (base64 PNG) a level sets itself for one owner and terminal model; undefined when it sets none. */
     getLogo: async (level: SettingsLevel, ownerId: string, model: string): Promise<string | undefined> =>
       (
         await q
-          .selectFrom('terminal_logos')
+          .selectFrom('terminalLogos')
           .select('data')
           .where('level', '=', level)
-          .where('owner_id', '=', ownerId)
+          .where('ownerId', '=', ownerId)
           .where('model', '=', model)
           .executeTakeFirst()
       )?.data,
     /** Sets the logo of a level, owner and model (replacing any); `undefined` removes it, so the level inherits again. */
     putLogo: async (level: SettingsLevel, ownerId: string, model: string, data: string | undefined, updatedAt: string): Promise<void> => {
       if (data === undefined) {
-        await q.deleteFrom('terminal_logos').where('level', '=', level).where('owner_id', '=', ownerId).where('model', '=', model).execute();
+        await q.deleteFrom('terminalLogos').where('level', '=', level).where('ownerId', '=', ownerId).where('model', '=', model).execute();
         return;
       }
       await q
-        .insertInto('terminal_logos')
-        .values({ level, owner_id: ownerId, model, data, updated_at: updatedAt })
-        .onConflict((oc) => oc.columns(['level', 'owner_id', 'model']).doUpdateSet({ data, updated_at: updatedAt }))
+        .insertInto('terminalLogos')
+        .values({ level, ownerId, model, data, updatedAt })
+        .onConflict((oc) => oc.columns(['level', 'ownerId', 'model']).doUpdateSet({ data, updatedAt }))
         .execute();
     },
   };

@@ -7,36 +7,36 @@ import type { Users } from '../schema.generated.js';
 
 const fromRow = (r: Selectable<Users>): User => ({
   id: r.id,
-  companyId: r.company_id,
-  merchantId: r.merchant_id,
+  companyId: r.companyId,
+  merchantId: r.merchantId,
   username: r.username,
   email: r.email,
-  firstName: r.first_name,
-  lastName: r.last_name,
+  firstName: r.firstName,
+  lastName: r.lastName,
   active: flag(r.active),
   roles: parsed<string[]>(r.roles),
-  accountGroups: parsed<string[]>(r.account_groups),
-  associatedMerchantAccounts: parsed<string[]>(r.associated_merchant_accounts),
-  timeZoneCode: r.time_zone_code,
-  loginMethod: r.login_method,
-  createdAt: r.created_at,
+  accountGroups: parsed<string[]>(r.accountGroups),
+  associatedMerchantAccounts: parsed<string[]>(r.associatedMerchantAccounts),
+  timeZoneCode: r.timeZoneCode,
+  loginMethod: r.loginMethod,
+  createdAt: r.createdAt,
 });
 
 const toRow = (u: User): Insertable<Users> => ({
   id: u.id,
-  company_id: u.companyId,
-  merchant_id: u.merchantId,
+  companyId: u.companyId,
+  merchantId: u.merchantId,
   username: u.username,
   email: u.email,
-  first_name: u.firstName,
-  last_name: u.lastName,
+  firstName: u.firstName,
+  lastName: u.lastName,
   active: u.active,
   roles: jsonText(u.roles),
-  account_groups: jsonText(u.accountGroups),
-  associated_merchant_accounts: jsonText(u.associatedMerchantAccounts),
-  time_zone_code: u.timeZoneCode,
-  login_method: u.loginMethod,
-  created_at: u.createdAt,
+  accountGroups: jsonText(u.accountGroups),
+  associatedMerchantAccounts: jsonText(u.associatedMerchantAccounts),
+  timeZoneCode: u.timeZoneCode,
+  loginMethod: u.loginMethod,
+  createdAt: u.createdAt,
 });
 
 /** `%text%` for LIKE, with the pattern characters of `text` taken literally (escaped with `\`). */
@@ -51,7 +51,7 @@ export function usersStore(db: Db) {
       const result = await q
         .insertInto('users')
         .values(toRow(user))
-        .onConflict((oc) => oc.columns(['company_id', 'username']).doNothing())
+        .onConflict((oc) => oc.columns(['companyId', 'username']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
@@ -61,7 +61,7 @@ export function usersStore(db: Db) {
     },
     /** Writes what an update may change: everything but the identity, the level, the user name and the creation time. */
     update: async (user: User): Promise<void> => {
-      const { id: _id, company_id: _c, merchant_id: _m, username: _u, created_at: _t, ...changed } = toRow(user);
+      const { id: _id, companyId: _c, merchantId: _m, username: _u, createdAt: _t, ...changed } = toRow(user);
       await q.updateTable('users').set(changed).where('id', '=', user.id).execute();
     },
     /**
@@ -69,8 +69,8 @@ export function usersStore(db: Db) {
      * `username` keeps those whose user name contains it (case-insensitive).
      */
     list: async (companyId: string, merchantId: string | null, username: string | undefined, offset: number, limit: number): Promise<Page<User>> => {
-      const ofCompany = q.selectFrom('users').where('company_id', '=', companyId);
-      const level = merchantId === null ? ofCompany.where('merchant_id', 'is', null) : ofCompany.where('merchant_id', '=', merchantId);
+      const ofCompany = q.selectFrom('users').where('companyId', '=', companyId);
+      const level = merchantId === null ? ofCompany.where('merchantId', 'is', null) : ofCompany.where('merchantId', '=', merchantId);
       const matching = username ? level.where(sql<boolean>`lower(username) like ${containing(username)} escape '\\'`) : level;
       return paged(
         matching.select((eb) => eb.fn.countAll().as('n')),

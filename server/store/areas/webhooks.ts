@@ -10,67 +10,67 @@ const listOrNull = (value: unknown): string[] | null => (value === null || value
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : jsonText(value));
 
 function filterOf(r: Selectable<Webhooks>): MerchantAccountFilter | null {
-  const type = r.filter_merchant_account_type as MerchantAccountFilter['type'] | null;
+  const type = r.filterMerchantAccountType as MerchantAccountFilter['type'] | null;
   if (type === null) return null;
-  return type === 'allAccounts' ? { type } : { type, merchantAccounts: listOrNull(r.filter_merchant_accounts) ?? [] };
+  return type === 'allAccounts' ? { type } : { type, merchantAccounts: listOrNull(r.filterMerchantAccounts) ?? [] };
 }
 
 const fromRow = (r: Selectable<Webhooks>): Webhook => ({
   id: r.id,
-  companyId: r.company_id,
-  merchantId: r.merchant_id,
+  companyId: r.companyId,
+  merchantId: r.merchantId,
   filter: filterOf(r),
-  includeEventCodes: listOrNull(r.include_event_codes),
-  excludeEventCodes: listOrNull(r.exclude_event_codes),
+  includeEventCodes: listOrNull(r.includeEventCodes),
+  excludeEventCodes: listOrNull(r.excludeEventCodes),
   additionalProperties:
-    r.additional_properties === null || r.additional_properties === undefined ? null : parsed<Record<string, boolean>>(r.additional_properties),
-  hmacKeyCheckValue: r.hmac_key_check_value,
+    r.additionalProperties === null || r.additionalProperties === undefined ? null : parsed<Record<string, boolean>>(r.additionalProperties),
+  hmacKeyCheckValue: r.hmacKeyCheckValue,
   type: r.type,
   url: r.url,
   active: flag(r.active),
-  communicationFormat: r.communication_format as Webhook['communicationFormat'],
+  communicationFormat: r.communicationFormat as Webhook['communicationFormat'],
   description: r.description,
   username: r.username,
-  encryptedPassword: r.encrypted_password,
-  encryptedHmacKey: r.encrypted_hmac_key,
-  acceptsExpiredCertificate: flag(r.accepts_expired_certificate),
-  acceptsSelfSignedCertificate: flag(r.accepts_self_signed_certificate),
-  acceptsUntrustedRootCertificate: flag(r.accepts_untrusted_root_certificate),
-  populateSoapActionHeader: flag(r.populate_soap_action_header),
-  networkType: r.network_type as Webhook['networkType'],
-  encryptionProtocol: r.encryption_protocol as Webhook['encryptionProtocol'],
-  hasError: flag(r.has_error),
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  encryptedPassword: r.encryptedPassword,
+  encryptedHmacKey: r.encryptedHmacKey,
+  acceptsExpiredCertificate: flag(r.acceptsExpiredCertificate),
+  acceptsSelfSignedCertificate: flag(r.acceptsSelfSignedCertificate),
+  acceptsUntrustedRootCertificate: flag(r.acceptsUntrustedRootCertificate),
+  populateSoapActionHeader: flag(r.populateSoapActionHeader),
+  networkType: r.networkType as Webhook['networkType'],
+  encryptionProtocol: r.encryptionProtocol as Webhook['encryptionProtocol'],
+  hasError: flag(r.hasError),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const toRow = (w: Webhook): Insertable<Webhooks> => ({
   id: w.id,
-  company_id: w.companyId,
-  merchant_id: w.merchantId,
+  companyId: w.companyId,
+  merchantId: w.merchantId,
   type: w.type,
   url: w.url,
   active: w.active,
-  communication_format: w.communicationFormat,
+  communicationFormat: w.communicationFormat,
   description: w.description,
   username: w.username,
-  encrypted_password: w.encryptedPassword,
-  encrypted_hmac_key: w.encryptedHmacKey,
-  accepts_expired_certificate: w.acceptsExpiredCertificate,
-  accepts_self_signed_certificate: w.acceptsSelfSignedCertificate,
-  accepts_untrusted_root_certificate: w.acceptsUntrustedRootCertificate,
-  populate_soap_action_header: w.populateSoapActionHeader,
-  network_type: w.networkType,
-  encryption_protocol: w.encryptionProtocol,
-  has_error: w.hasError,
-  created_at: w.createdAt,
-  updated_at: w.updatedAt,
-  hmac_key_check_value: w.hmacKeyCheckValue,
-  filter_merchant_account_type: w.filter?.type ?? null,
-  filter_merchant_accounts: w.filter && w.filter.type !== 'allAccounts' ? jsonText(w.filter.merchantAccounts) : null,
-  include_event_codes: textOrNull(w.includeEventCodes),
-  exclude_event_codes: textOrNull(w.excludeEventCodes),
-  additional_properties: textOrNull(w.additionalProperties),
+  encryptedPassword: w.encryptedPassword,
+  encryptedHmacKey: w.encryptedHmacKey,
+  acceptsExpiredCertificate: w.acceptsExpiredCertificate,
+  acceptsSelfSignedCertificate: w.acceptsSelfSignedCertificate,
+  acceptsUntrustedRootCertificate: w.acceptsUntrustedRootCertificate,
+  populateSoapActionHeader: w.populateSoapActionHeader,
+  networkType: w.networkType,
+  encryptionProtocol: w.encryptionProtocol,
+  hasError: w.hasError,
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
+  hmacKeyCheckValue: w.hmacKeyCheckValue,
+  filterMerchantAccountType: w.filter?.type ?? null,
+  filterMerchantAccounts: w.filter && w.filter.type !== 'allAccounts' ? jsonText(w.filter.merchantAccounts) : null,
+  includeEventCodes: textOrNull(w.includeEventCodes),
+  excludeEventCodes: textOrNull(w.excludeEventCodes),
+  additionalProperties: textOrNull(w.additionalProperties),
 });
 
 // Read with every change that reports an event: compiled once (see prepared.ts). The merchant
@@ -80,7 +80,7 @@ const activeOf = prepared(({ q }, merchantId: string, companyId: string) =>
     .selectFrom('webhooks')
     .selectAll()
     .where('active', '=', true)
-    .where((eb) => eb.or([eb('merchant_id', '=', merchantId), eb.and([eb('company_id', '=', companyId), eb('merchant_id', 'is', null)])]))
+    .where((eb) => eb.or([eb('merchantId', '=', merchantId), eb.and([eb('companyId', '=', companyId), eb('merchantId', 'is', null)])]))
     .orderBy('id'),
 );
 
@@ -101,9 +101,9 @@ export function webhooksStore(db: Db) {
     list: async (owner: WebhookOwner, offset: number, limit: number): Promise<Page<Webhook>> => {
       const owned = () =>
         'merchantId' in owner
-          ? q.selectFrom('webhooks').where('merchant_id', '=', owner.merchantId)
-          : q.selectFrom('webhooks').where('company_id', '=', owner.companyId).where('merchant_id', 'is', null);
-      const rows = await owned().selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+          ? q.selectFrom('webhooks').where('merchantId', '=', owner.merchantId)
+          : q.selectFrom('webhooks').where('companyId', '=', owner.companyId).where('merchantId', 'is', null);
+      const rows = await owned().selectAll().orderBy('createdAt').orderBy('id').limit(limit).offset(offset).execute();
       const total = await owned()
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirst();
@@ -116,13 +116,13 @@ export function webhooksStore(db: Db) {
     active: async (merchantId: string, companyId: string): Promise<Webhook[]> => (await activeOf.all(db, merchantId, companyId)).map(fromRow),
     /** Writes what can change of a webhook; its id, owner, type and creation time stay. */
     update: async (webhook: Webhook): Promise<void> => {
-      const { id, company_id: _company, merchant_id: _merchant, type: _type, created_at: _created, ...changes } = toRow(webhook);
+      const { id, companyId: _company, merchantId: _merchant, type: _type, createdAt: _created, ...changes } = toRow(webhook);
       await q.updateTable('webhooks').set(changes).where('id', '=', id).execute();
     },
     /** Deletes the webhook with its delivery attempts and deliveries. */
     delete: async (id: string): Promise<void> => {
-      await q.deleteFrom('delivery_attempts').where('webhook_id', '=', id).execute();
-      await q.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+      await q.deleteFrom('deliveryAttempts').where('webhookId', '=', id).execute();
+      await q.deleteFrom('webhookDeliveries').where('webhookId', '=', id).execute();
       await q.deleteFrom('webhooks').where('id', '=', id).execute();
     },
   };

@@ -2,7 +2,7 @@ import { Kysely, sql } from 'kysely';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import type { Database as Schema } from '../schema.js';
+import { columnNamesPlugin, type Database as Schema } from '../schema.js';
 import { type LastWrite, openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 import { type PgConnection, pipelinedPostgres, StatementNames } from './postgres-driver.js';
@@ -114,7 +114,7 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => undefined);
     this.pool.on('connect', (client) => client.on('error', () => undefined));
     const { dialect, rows } = pipelinedPostgres(this.pool, this.statementNames);
-    this.q = new Kysely<Schema>({ dialect });
+    this.q = new Kysely<Schema>({ dialect, plugins: [columnNamesPlugin()] });
     this.hashApiKey = options.hashApiKey ?? noApiKeyHasher;
     this.poolTx = openTx({ q: this.q, engine: 'postgres', hashApiKey: this.hashApiKey, send: rows });
   }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database as Schema } from '../schema.js';
+import { columnNamesPlugin, type Database as Schema } from '../schema.js';
 import { type LastWrite, openTx, txContext, type Store, type Tx, type TxContext } from '../tx.js';
 import { StoreUnavailableError } from '../unavailable.js';
 import { ALL, cachedStatements, directOn, latest, migrate, REMEMBERED_TABLES, tableNames } from './sqlite-statements.js';
@@ -195,7 +195,7 @@ export class SqliteStore implements Store {
       },
       { tables: REMEMBERED_TABLES, version: () => this.writeVersion, lastWriteOf: (tables) => latest(this.writerTableVersion, tables) },
     );
-    this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
+    this.q = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }), plugins: [columnNamesPlugin()] });
     this.tx = openTx({ q: this.q, engine: 'sqlite', hashApiKey, direct: directOn(statements) }, this.lastWrites);
     if (options.path !== ':memory:') {
       this.readDb = new Database(options.path, { readonly: true });
@@ -209,7 +209,7 @@ export class SqliteStore implements Store {
         },
         { tables: REMEMBERED_TABLES, version: () => this.committed, lastWriteOf: (tables) => latest(this.lastWrite, tables) },
       );
-      const readQ = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readStatements }) });
+      const readQ = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readStatements }), plugins: [columnNamesPlugin()] });
       this.readTx = openTx({ q: readQ, engine: 'sqlite', hashApiKey, direct: directOn(readStatements) });
     }
   }
