@@ -1,12 +1,17 @@
 import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
-import eovAjv from 'express-openapi-validator/dist/framework/ajv/index.js';
-import eovFramework from 'express-openapi-validator/dist/framework/index.js';
 import eovSchemaValidator from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import { createRequire } from 'node:module';
-import { dereferenceDocument } from './dereference.js';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
+
+/**
+ * The one module that reaches into express-openapi-validator's internals (written against 5.6.2;
+ * everywhere else the library is used as published). Each replacement is kept because it was
+ * measured to pay (docs/performance.md, "Replaced internals of dependencies");
+ * test/unit/validator-fast-path.test.ts fails, naming the installed version, when one is no longer
+ * in place.
+ */
 
 /** The parts of express-openapi-validator 5.6's internals that `fasterValidator` replaces (see below). */
 interface RouteDetails {
@@ -42,8 +47,8 @@ const errors = OpenApiValidator.error;
 
 /**
  * express-openapi-validator builds a validator of the OpenAPI 3.1 meta-schema for every instance
- * (compiling it costs ≈ 150 ms, twice per start) even when `validateApiSpec` is false and it is
- * never called. The bundled documents are linted by Redocly at build time instead; with
+ * (twice per start: about 140 ms of a cold start's CPU) even when `validateApiSpec` is false and it
+ * is never called. The bundled documents are linted by Redocly at build time instead; with
  * `validateApiSpec: false` the framework gets a stand-in that compiles nothing.
  */
 const schemaValidatorModule = eovSchemaValidator as unknown as {
@@ -60,68 +65,25 @@ class SkippedSchemaValidator {
 }
 
 /**
- * Which of the replacements below are in place: the route lookup, the validators' documents without
- * their `$ref` targets, the skipped meta-schema, the ajv instances' slim documents and the own
- * dereference. test/unit/validator-fast-path.test.ts expects all of them.
+ * Which of the replacements below are in place: the skipped meta-schema, the route lookup and the
+ * validators' documents without their `$ref` targets. test/unit/validator-fast-path.test.ts expects
+ * all of them, and the `openapi_validator_fast_path` metric reports them.
  */
-export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false, slimAjv: false, ownDereference: false };
-
-/**
- * The framework dereferences the document it is given with json-schema-ref-parser, which builds
- * a JSON Pointer and a URL for every key it visits (~90 ms for the management document, before a
- * starting server's first answer). `dereferenceDocument` gives the same document for the
- * references a bundled document has, in a third of the time (31 against 100 ms in a new
- * process); for any other document it declines and the library runs as before.
- */
-const frameworkModule = eovFramework as unknown as {
-  OpenAPIFramework?: { prototype: { loadSpec?: (this: unknown, spec: unknown, refParser?: { mode?: string }) => unknown } };
-};
-const stockLoadSpec = frameworkModule.OpenAPIFramework?.prototype.loadSpec;
-if (frameworkModule.OpenAPIFramework && typeof stockLoadSpec === 'function') {
-  frameworkModule.OpenAPIFramework.prototype.loadSpec = function loadSpec(spec, refParser) {
-    if (refParser?.mode === 'dereference' && spec !== null && typeof spec === 'object') {
-      const dereferenced = dereferenceDocument(spec);
-      if (dereferenced !== undefined) {
-        // Nothing is left to resolve: the validators' slim documents need not walk it again.
-        hasRef.set(dereferenced, false);
-        validatorFastPath.ownDereference = true;
-        return Promise.resolve(dereferenced);
-      }
-    }
-    return stockLoadSpec.call(this, spec, refParser);
-  };
-}
-
-/**
- * Every ajv instance the framework makes (the schema preprocessor's, multipart's, the request
- * and response validators') first walks the whole document it is given, key by key and through
- * every shared subtree again, and registers each component schema; on the dereferenced
- * management document that is 35–60 ms per instance, two of them before a starting server's
- * first answer. Those instances only look schemas up by `$ref`, and a dereferenced document has
- * none left, so they get the document without its `$ref` targets (`withoutRefTargets`; a
- * document that still has a `$ref` is passed whole). The framework calls these through the
- * module's exports, so replacing them there reaches every caller.
- */
-type AjvFactory = (doc: ApiDoc, options?: object) => unknown;
-const ajvModule = eovAjv as unknown as { createRequestAjv?: AjvFactory; createResponseAjv?: AjvFactory };
-for (const name of ['createRequestAjv', 'createResponseAjv'] as const) {
-  const stock = ajvModule[name];
-  if (typeof stock !== 'function') continue;
-  ajvModule[name] = (doc, options) => stock(withoutRefTargets(doc), options);
-  validatorFastPath.slimAjv = true;
-}
+export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false };
 
 /**
  * express-openapi-validator's middleware, with the same behaviour and two costs removed:
  *
  * - **Route lookup**: the validator compiles every path template of the spec with path-to-regexp
  *   on every request until one matches (≈ 150 templates in management). Here each template is
- *   compiled once, in the validator's own order, and matched the same way.
+ *   compiled once, in the validator's own order, and matched the same way (list and replay spend
+ *   about a fifth and two fifths more CPU per request with the library's lookup).
  * - **Validator compilation**: each operation's first request builds its ajv validators from a
  *   schema that embeds the whole document's `paths` and `components` (for `$ref` resolution);
  *   ajv walks every key of that on each build, which with the dereferenced document costs
  *   hundreds of milliseconds per operation (a server answering many operations for the first
- *   time, as every test does, pays it again and again). The document is fully dereferenced
+ *   time, as every test does, pays it again and again; the first answer of a cold start, about
+ *   250 ms of CPU). The document is fully dereferenced
  *   (`$refParser.mode: 'dereference'`, checked here), so nothing is resolved against those
  *   parts: the validators get the document without them (the security schemes stay).
  *
