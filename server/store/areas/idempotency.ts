@@ -1,29 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared, preparedInsert } from '../prepared.js';
 import type { IdempotencyRecord } from '../records/accounts.js';
-import type { IdempotencyKeys } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<IdempotencyKeys>): IdempotencyRecord => ({
-  credentialId: r.credentialId,
-  companyId: r.companyId,
-  key: r.key,
-  fingerprint: r.fingerprint,
-  statusCode: r.statusCode,
-  body: r.body,
-  createdAt: r.createdAt,
-});
-
-const toRow = (i: IdempotencyRecord): Insertable<IdempotencyKeys> => ({
-  credentialId: i.credentialId,
-  key: i.key,
-  companyId: i.companyId,
-  fingerprint: i.fingerprint,
-  statusCode: i.statusCode,
-  body: i.body,
-  createdAt: i.createdAt,
-});
-
+// A row is the record: its columns are the record's fields (camelCase in code) and no value changes shape.
 // Every request with an Idempotency-Key looks its key up: compiled once (see prepared.ts).
 const insertRow = preparedInsert('idempotencyKeys');
 const recordByKey = prepared(({ q }, credentialId: string, key: string) =>
@@ -39,18 +18,15 @@ const completeRow = prepared(({ q }, credentialId: string, key: string, statusCo
 export function idempotencyStore(db: Db) {
   const { q } = db;
   return {
-    get: async (credentialId: string, key: string): Promise<IdempotencyRecord | undefined> => {
-      const row = await recordByKey.first(db, credentialId, key);
-      return row && fromRow(row);
-    },
-    insert: async (record: IdempotencyRecord): Promise<void> => void (await insertRow(db, toRow(record))),
+    get: (credentialId: string, key: string): Promise<IdempotencyRecord | undefined> => recordByKey.first(db, credentialId, key),
+    insert: async (record: IdempotencyRecord): Promise<void> => void (await insertRow(db, record)),
     /**
      * Claims a key: inserts the record unless one exists, and says whether it did. A concurrent
      * claim of the same key on another connection waits until the first transaction ends, then
      * finds the record (so of two instances racing, exactly one does the work).
      */
     claim: async (record: IdempotencyRecord): Promise<boolean> => {
-      return (await claimRow(db, toRow(record))) !== undefined;
+      return (await claimRow(db, record)) !== undefined;
     },
     /** Records the response of a claimed key. Its statement is sent before this returns (Commands leaves it to COMMIT unawaited). */
     complete: (credentialId: string, key: string, statusCode: number, body: string): Promise<void> => completeRow.run(db, credentialId, key, statusCode, body),
