@@ -4,7 +4,7 @@ import { type Db, forUpdate } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { AllowedOrigin, ApiKeyRecord, Credential, RetiredClientKey } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
-import type { AllowedOrigins, ApiCredentials, ApiKeys } from '../schema.generated.js';
+import type { ApiCredentials } from '../schema.generated.js';
 
 const fromRow = (r: Selectable<ApiCredentials>): Credential => ({
   id: r.id,
@@ -36,33 +36,8 @@ const toRow = (c: Credential): Insertable<ApiCredentials> => ({
   subjectDn: c.subjectDN ?? null,
 });
 
-const keyFromRow = (r: Selectable<ApiKeys>): ApiKeyRecord => ({
-  keyHash: r.keyHash,
-  credentialId: r.credentialId,
-  createdAt: r.createdAt,
-  expiresAt: r.expiresAt,
-});
-
-const keyToRow = (k: ApiKeyRecord): Insertable<ApiKeys> => ({
-  keyHash: k.keyHash,
-  credentialId: k.credentialId,
-  createdAt: k.createdAt,
-  expiresAt: k.expiresAt,
-});
-
-const originFromRow = (r: Selectable<AllowedOrigins>): AllowedOrigin => ({
-  id: r.id,
-  credentialId: r.credentialId,
-  domain: r.domain,
-  createdAt: r.createdAt,
-});
-
-const originToRow = (o: AllowedOrigin): Insertable<AllowedOrigins> => ({
-  id: o.id,
-  credentialId: o.credentialId,
-  domain: o.domain,
-  createdAt: o.createdAt,
-});
+// An API key's and an allowed origin's rows are their records: the columns are the record's fields
+// (camelCase in code) and no value changes shape.
 
 /** API credentials, their API keys and the origins their client key may be used from. */
 // Every request authenticates with these two: compiled once (see prepared.ts).
@@ -143,11 +118,8 @@ export function credentialsStore(db: Db) {
         fromRow,
       );
     },
-    insertKey: async (key: ApiKeyRecord): Promise<void> => void (await q.insertInto('apiKeys').values(keyToRow(key)).execute()),
-    getKey: async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
-      const row = await keyByHash.first(db, keyHash);
-      return row && keyFromRow(row);
-    },
+    insertKey: async (key: ApiKeyRecord): Promise<void> => void (await q.insertInto('apiKeys').values(key).execute()),
+    getKey: (keyHash: string): Promise<ApiKeyRecord | undefined> => keyByHash.first(db, keyHash),
     /** The key stored under this hash with the credential it belongs to. */
     /** The key, its credential, and the credential's company's sandbox clock offset (one round trip per request). */
     getKeyWithCredential: async (keyHash: string): Promise<{ key: ApiKeyRecord; credential: Credential; clockOffsetSeconds: number } | undefined> => {
@@ -161,8 +133,8 @@ export function credentialsStore(db: Db) {
       );
     },
     /** The credential's keys, oldest first (key hashes break ties). */
-    keys: async (credentialId: string): Promise<ApiKeyRecord[]> =>
-      (await q.selectFrom('apiKeys').selectAll().where('credentialId', '=', credentialId).orderBy('createdAt').orderBy('keyHash').execute()).map(keyFromRow),
+    keys: (credentialId: string): Promise<ApiKeyRecord[]> =>
+      q.selectFrom('apiKeys').selectAll().where('credentialId', '=', credentialId).orderBy('createdAt').orderBy('keyHash').execute(),
     /** Changes when the key expires (the only thing about a key that changes). */
     updateKey: async (key: ApiKeyRecord): Promise<void> =>
       void (await q.updateTable('apiKeys').set({ expiresAt: key.expiresAt }).where('keyHash', '=', key.keyHash).execute()),
@@ -174,16 +146,11 @@ export function credentialsStore(db: Db) {
      * the server secret the store was opened with; see auth/credentials.domain.ts apiKeyHasher).
      */
     hashKey: (apiKey: string): string => db.hashApiKey(apiKey),
-    insertOrigin: async (origin: AllowedOrigin): Promise<void> => void (await q.insertInto('allowedOrigins').values(originToRow(origin)).execute()),
+    insertOrigin: async (origin: AllowedOrigin): Promise<void> => void (await q.insertInto('allowedOrigins').values(origin).execute()),
     /** The credential's allowed origins in the order they were added. */
-    origins: async (credentialId: string): Promise<AllowedOrigin[]> =>
-      (await q.selectFrom('allowedOrigins').selectAll().where('credentialId', '=', credentialId).orderBy('createdAt').orderBy('id').execute()).map(
-        originFromRow,
-      ),
-    getOrigin: async (id: string): Promise<AllowedOrigin | undefined> => {
-      const row = await q.selectFrom('allowedOrigins').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && originFromRow(row);
-    },
+    origins: (credentialId: string): Promise<AllowedOrigin[]> =>
+      q.selectFrom('allowedOrigins').selectAll().where('credentialId', '=', credentialId).orderBy('createdAt').orderBy('id').execute(),
+    getOrigin: (id: string): Promise<AllowedOrigin | undefined> => q.selectFrom('allowedOrigins').selectAll().where('id', '=', id).executeTakeFirst(),
     deleteOrigin: async (id: string): Promise<void> => void (await q.deleteFrom('allowedOrigins').where('id', '=', id).execute()),
   };
 }
