@@ -1,41 +1,16 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { type Db, forUpdate } from '../db.js';
 import type { Order } from '../records/checkout.js';
 import type { Orders } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<Orders>): Order => ({
-  pspReference: r.pspReference,
-  companyId: r.companyId,
-  merchantAccount: r.merchantAccount,
-  reference: r.reference,
-  currency: r.currency,
-  value: r.value,
-  remainingValue: r.remainingValue,
-  orderData: r.orderData,
-  expiresAt: r.expiresAt,
-  status: r.status as Order['status'],
-  createdAt: r.createdAt,
-});
-
-const toRow = (o: Order): Insertable<Orders> => ({
-  pspReference: o.pspReference,
-  companyId: o.companyId,
-  merchantAccount: o.merchantAccount,
-  reference: o.reference,
-  currency: o.currency,
-  value: o.value,
-  remainingValue: o.remainingValue,
-  orderData: o.orderData,
-  expiresAt: o.expiresAt,
-  status: o.status,
-  createdAt: o.createdAt,
-});
+// A row is the order (its columns are the record's fields, camelCase in code), but for the status's type.
+const fromRow = (r: Selectable<Orders>): Order => ({ ...r, status: r.status as Order['status'] });
 
 /** Orders: the partial payments that together pay one amount. */
 export function ordersStore(db: Db) {
   const { q } = db;
   return {
-    insert: async (order: Order): Promise<void> => void (await q.insertInto('orders').values(toRow(order)).execute()),
+    insert: async (order: Order): Promise<void> => void (await q.insertInto('orders').values(order).execute()),
     /** Reads an order to change it: locked until the transaction ends (see db.ts forUpdate). */
     getForUpdate: async (pspReference: string): Promise<Order | undefined> => {
       const row = await forUpdate(db, q.selectFrom('orders').selectAll().where('pspReference', '=', pspReference)).executeTakeFirst();
