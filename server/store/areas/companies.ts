@@ -4,58 +4,23 @@ import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { CaptureDelay, Company, Merchant } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
-import type { Companies, Merchants } from '../schema.generated.js';
+import type { Merchants } from '../schema.generated.js';
 
-const companyFromRow = (r: Selectable<Companies>): Company => ({
-  id: r.id,
-  name: r.name,
-  createdAt: r.createdAt,
-  clockOffsetSeconds: r.clockOffsetSeconds,
-});
-
-/** A new company's clock runs on real time: the column's default (0) applies. */
-const companyToRow = (c: Omit<Company, 'clockOffsetSeconds'>): Insertable<Companies> => ({
-  id: c.id,
-  name: c.name,
-  createdAt: c.createdAt,
-});
+// A company's row is its record (columns are the record's fields, camelCase in code); a new
+// company's clock runs on real time: the column's default (0) applies.
 
 /** The capture delay is stored as text: 'immediate', 'manual' or a number of days in digits. */
 const captureDelay = (text: string): CaptureDelay => (/^\d+$/.test(text) ? Number(text) : (text as 'immediate' | 'manual'));
 
+// A merchant's row is its record but for the capture delay (text) and the flag (0/1 on SQLite).
 const merchantFromRow = (r: Selectable<Merchants>): Merchant => ({
-  id: r.id,
-  companyId: r.companyId,
-  name: r.name,
-  description: r.description,
-  reference: r.reference,
+  ...r,
   status: r.status as Merchant['status'],
   captureDelay: captureDelay(r.captureDelay),
   multiplePartialCaptures: flag(r.multiplePartialCaptures),
-  defaultShopperInteraction: r.defaultShopperInteraction,
-  primarySettlementCurrency: r.primarySettlementCurrency,
-  shopWebAddress: r.shopWebAddress,
-  merchantCity: r.merchantCity,
-  pricingPlan: r.pricingPlan,
-  createdAt: r.createdAt,
 });
 
-const merchantToRow = (m: Merchant): Insertable<Merchants> => ({
-  id: m.id,
-  companyId: m.companyId,
-  name: m.name,
-  description: m.description,
-  reference: m.reference,
-  status: m.status,
-  captureDelay: String(m.captureDelay),
-  multiplePartialCaptures: m.multiplePartialCaptures,
-  defaultShopperInteraction: m.defaultShopperInteraction,
-  primarySettlementCurrency: m.primarySettlementCurrency,
-  shopWebAddress: m.shopWebAddress,
-  merchantCity: m.merchantCity,
-  pricingPlan: m.pricingPlan,
-  createdAt: m.createdAt,
-});
+const merchantToRow = (m: Merchant): Insertable<Merchants> => ({ ...m, captureDelay: String(m.captureDelay) });
 
 // Read on every request (scope checks, the sandbox clock): compiled once (see prepared.ts).
 const companyById = prepared(({ q }, id: string) => q.selectFrom('companies').selectAll().where('id', '=', id));
@@ -84,12 +49,8 @@ export type SettingsStore = ReturnType<typeof settingsStore>;
 export function companiesStore(db: Db) {
   const { q } = db;
   return {
-    insert: async (company: Omit<Company, 'clockOffsetSeconds'>): Promise<void> =>
-      void (await q.insertInto('companies').values(companyToRow(company)).execute()),
-    get: async (id: string): Promise<Company | undefined> => {
-      const row = await companyById.first(db, id);
-      return row && companyFromRow(row);
-    },
+    insert: async (company: Omit<Company, 'clockOffsetSeconds'>): Promise<void> => void (await q.insertInto('companies').values(company).execute()),
+    get: (id: string): Promise<Company | undefined> => companyById.first(db, id),
     count: async (): Promise<number> =>
       count(
         (
