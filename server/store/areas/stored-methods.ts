@@ -1,47 +1,19 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import type { StoredPaymentMethod } from '../records/checkout.js';
 import type { StoredPaymentMethods } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const fromRow = (r: Selectable<StoredPaymentMethods>): StoredPaymentMethod => ({
-  id: r.id,
-  companyId: r.companyId,
-  merchantAccount: r.merchantAccount,
-  shopperReference: r.shopperReference,
-  shopperEmail: r.shopperEmail,
-  brand: r.brand,
-  cardBin: r.cardBin,
-  lastFour: r.lastFour,
-  expiryMonth: r.expiryMonth,
-  expiryYear: r.expiryYear,
-  holderName: r.holderName,
+  ...r,
   recurringProcessingModel: r.recurringProcessingModel as StoredPaymentMethod['recurringProcessingModel'],
-  encryptedNumber: r.encryptedNumber,
-  createdAt: r.createdAt,
-});
-
-const toRow = (t: StoredPaymentMethod): Insertable<StoredPaymentMethods> => ({
-  id: t.id,
-  companyId: t.companyId,
-  merchantAccount: t.merchantAccount,
-  shopperReference: t.shopperReference,
-  shopperEmail: t.shopperEmail,
-  brand: t.brand,
-  cardBin: t.cardBin,
-  lastFour: t.lastFour,
-  expiryMonth: t.expiryMonth,
-  expiryYear: t.expiryYear,
-  holderName: t.holderName,
-  recurringProcessingModel: t.recurringProcessingModel,
-  encryptedNumber: t.encryptedNumber,
-  createdAt: t.createdAt,
 });
 
 /** Stored payment methods (tokens) of shoppers. */
 export function storedMethodsStore(db: Db) {
   const { q } = db;
   return {
-    insert: async (token: StoredPaymentMethod): Promise<void> => void (await q.insertInto('storedPaymentMethods').values(toRow(token)).execute()),
+    insert: async (token: StoredPaymentMethod): Promise<void> => void (await q.insertInto('storedPaymentMethods').values(token).execute()),
     get: async (id: string): Promise<StoredPaymentMethod | undefined> => {
       const row = await q.selectFrom('storedPaymentMethods').selectAll().where('id', '=', id).executeTakeFirst();
       return row && fromRow(row);
