@@ -1,35 +1,12 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { jsonText, paged, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import type { SettingsLevel, SettingsSections, Terminal, TerminalFilter } from '../records/merchant-settings.js';
 import type { Page } from '../records/page.js';
 import type { Terminals } from '../schema.generated.js';
 
-const terminalFromRow = (r: Selectable<Terminals>): Terminal => ({
-  id: r.id,
-  companyId: r.companyId,
-  merchantId: r.merchantId,
-  storeId: r.storeId,
-  model: r.model,
-  brand: r.brand,
-  serialNumber: r.serialNumber,
-  firmwareVersion: r.firmwareVersion,
-  countryCode: r.countryCode,
-  status: r.status as Terminal['status'],
-});
-
-const terminalToRow = (t: Terminal): Insertable<Terminals> => ({
-  id: t.id,
-  companyId: t.companyId,
-  merchantId: t.merchantId,
-  storeId: t.storeId,
-  model: t.model,
-  brand: t.brand,
-  serialNumber: t.serialNumber,
-  firmwareVersion: t.firmwareVersion,
-  countryCode: t.countryCode,
-  status: t.status,
-});
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
+const terminalFromRow = (r: Selectable<Terminals>): Terminal => ({ ...r, status: r.status as Terminal['status'] });
 
 /** `text` as a LIKE pattern that matches it anywhere, with LIKE's own characters escaped (by `\`). */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -38,7 +15,7 @@ const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]
 export function terminalsStore(db: Db) {
   const { q } = db;
   return {
-    insertTerminal: async (terminal: Terminal): Promise<void> => void (await q.insertInto('terminals').values(terminalToRow(terminal)).execute()),
+    insertTerminal: async (terminal: Terminal): Promise<void> => void (await q.insertInto('terminals').values(terminal).execute()),
     getTerminal: async (id: string): Promise<Terminal | undefined> => {
       const row = await q.selectFrom('terminals').selectAll().where('id', '=', id).executeTakeFirst();
       return row && terminalFromRow(row);
