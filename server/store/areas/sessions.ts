@@ -4,27 +4,10 @@ import { type Db, forUpdate } from '../db.js';
 import type { CheckoutSession } from '../records/checkout.js';
 import type { CheckoutSessions } from '../schema.generated.js';
 
-const fromRow = (r: Selectable<CheckoutSessions>): CheckoutSession => ({
-  id: r.id,
-  companyId: r.companyId,
-  merchantAccount: r.merchantAccount,
-  reference: r.reference,
-  fields: parsed<Record<string, unknown>>(r.fields),
-  sessionData: r.sessionData,
-  expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-});
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
+const fromRow = (r: Selectable<CheckoutSessions>): CheckoutSession => ({ ...r, fields: parsed<Record<string, unknown>>(r.fields) });
 
-const toRow = (s: CheckoutSession): Insertable<CheckoutSessions> => ({
-  id: s.id,
-  companyId: s.companyId,
-  merchantAccount: s.merchantAccount,
-  reference: s.reference,
-  fields: jsonText(s.fields),
-  sessionData: s.sessionData,
-  expiresAt: s.expiresAt,
-  createdAt: s.createdAt,
-});
+const toRow = (s: CheckoutSession): Insertable<CheckoutSessions> => ({ ...s, fields: jsonText(s.fields) });
 
 /** Checkout sessions (their payments are read through payments.ofSession). */
 export function sessionsStore(db: Db) {
