@@ -4,31 +4,15 @@ import { type Db, forUpdate } from '../db.js';
 import type { PaymentLink } from '../records/checkout.js';
 import type { PaymentLinks } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const fromRow = (r: Selectable<PaymentLinks>): PaymentLink => ({
-  id: r.id,
-  companyId: r.companyId,
-  merchantAccount: r.merchantAccount,
-  reference: r.reference,
+  ...r,
   fields: parsed<Record<string, unknown>>(r.fields),
   status: r.status as PaymentLink['status'],
   reusable: flag(r.reusable),
-  expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
 });
 
-const toRow = (l: PaymentLink): Insertable<PaymentLinks> => ({
-  id: l.id,
-  companyId: l.companyId,
-  merchantAccount: l.merchantAccount,
-  reference: l.reference,
-  fields: jsonText(l.fields),
-  status: l.status,
-  reusable: l.reusable,
-  expiresAt: l.expiresAt,
-  createdAt: l.createdAt,
-  updatedAt: l.updatedAt,
-});
+const toRow = (l: PaymentLink): Insertable<PaymentLinks> => ({ ...l, fields: jsonText(l.fields) });
 
 /** Payment links (Pay by Link). */
 export function linksStore(db: Db) {
