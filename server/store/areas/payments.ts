@@ -5,45 +5,16 @@ import { prepared, preparedInsert, preparedUpdate } from '../prepared.js';
 import type { Modification, Payment } from '../records/checkout.js';
 import type { Modifications, Payments } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const fromRow = (r: Selectable<Payments>): Payment => ({
-  pspReference: r.pspReference,
-  companyId: r.companyId,
-  merchantAccount: r.merchantAccount,
-  reference: r.reference,
-  currency: r.currency,
-  authorisedValue: r.authorisedValue,
-  originalValue: r.originalValue,
-  capturedValue: r.capturedValue,
-  refundedValue: r.refundedValue,
+  ...r,
   resultCode: r.resultCode as Payment['resultCode'],
-  refusalReason: r.refusalReason,
-  refusalReasonCode: r.refusalReasonCode,
-  authCode: r.authCode,
   cancelled: flag(r.cancelled),
   captureClosed: flag(r.captureClosed),
   autoCaptured: flag(r.autoCaptured),
-  captureDelayHours: r.captureDelayHours,
-  autoCaptureAt: r.autoCaptureAt,
   multiplePartialCaptures: flag(r.multiplePartialCaptures),
-  cardBrand: r.cardBrand,
-  cardBin: r.cardBin,
-  cardLastFour: r.cardLastFour,
-  expiryMonth: r.expiryMonth,
-  expiryYear: r.expiryYear,
-  holderName: r.holderName,
-  shopperReference: r.shopperReference,
-  returnUrl: r.returnUrl,
-  orderPspReference: r.orderPspReference,
   detailsSubmitted: flag(r.detailsSubmitted),
-  paymentMethodType: r.paymentMethodType,
-  paymentData: r.paymentData,
-  sessionId: r.sessionId,
-  paymentLinkId: r.paymentLinkId,
-  storedPaymentMethodId: r.storedPaymentMethodId,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
   methodState: parsed<Record<string, unknown>>(r.methodState),
-  settleAt: r.settleAt,
 });
 
 const toRow = (p: Payment): Insertable<Payments> => ({
@@ -87,17 +58,12 @@ const toRow = (p: Payment): Insertable<Payments> => ({
   settleAt: p.settleAt,
 });
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const modificationFromRow = (r: Selectable<Modifications>): Modification => ({
-  pspReference: r.pspReference,
-  paymentPspReference: r.paymentPspReference,
-  merchantAccount: r.merchantAccount,
+  ...r,
   kind: r.kind as Modification['kind'],
-  currency: r.currency,
-  value: r.value,
-  reference: r.reference,
   status: 'received',
   action: r.action as Modification['action'],
-  createdAt: r.createdAt,
 });
 
 const modificationToRow = (m: Modification): Insertable<Modifications> => ({
