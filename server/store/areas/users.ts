@@ -5,21 +5,13 @@ import type { User } from '../records/accounts.js';
 import type { Page } from '../records/page.js';
 import type { Users } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const fromRow = (r: Selectable<Users>): User => ({
-  id: r.id,
-  companyId: r.companyId,
-  merchantId: r.merchantId,
-  username: r.username,
-  email: r.email,
-  firstName: r.firstName,
-  lastName: r.lastName,
+  ...r,
   active: flag(r.active),
   roles: parsed<string[]>(r.roles),
   accountGroups: parsed<string[]>(r.accountGroups),
   associatedMerchantAccounts: parsed<string[]>(r.associatedMerchantAccounts),
-  timeZoneCode: r.timeZoneCode,
-  loginMethod: r.loginMethod,
-  createdAt: r.createdAt,
 });
 
 const toRow = (u: User): Insertable<Users> => ({
