@@ -5,13 +5,9 @@ import type { StoreAddress, StoreDetails, StoreLocation, StoreStatus } from '../
 import type { Page } from '../records/page.js';
 import type { Stores } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const storeFromRow = (r: Selectable<Stores>): StoreLocation => ({
-  id: r.id,
-  merchantId: r.merchantId,
-  reference: r.reference,
-  description: r.description,
-  shopperStatement: r.shopperStatement,
-  phoneNumber: r.phoneNumber,
+  ...r,
   address: parsed<StoreAddress>(r.address),
   status: r.status as StoreStatus,
   details: parsed<StoreDetails>(r.details),
