@@ -4,25 +4,17 @@ import type { Db } from '../db.js';
 import type { PaymentMethodSetting, PayoutSetting, SplitConfigurationRecord } from '../records/merchant-settings.js';
 import type { PaymentMethodSettings, PayoutSettings, SplitConfigurations } from '../schema.generated.js';
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const settingFromRow = (r: Selectable<PaymentMethodSettings>): PaymentMethodSetting => ({
-  id: r.id,
-  merchantId: r.merchantId,
-  type: r.type,
+  ...r,
   enabled: flag(r.enabled),
   countries: parsed<string[]>(r.countries),
   currencies: parsed<string[]>(r.currencies),
   customRoutingFlags: parsed<string[]>(r.customRoutingFlags),
   storeIds: parsed<string[]>(r.storeIds),
   channels: parsed<string[]>(r.channels),
-  shopperInteraction: r.shopperInteraction,
-  reference: r.reference,
-  minAmount: r.minAmount,
-  maxAmount: r.maxAmount,
   details: parsed<Record<string, unknown>>(r.details),
-  businessLineId: r.businessLineId,
   verificationStatus: r.verificationStatus as PaymentMethodSetting['verificationStatus'],
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
 });
 
 const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettings> => ({
@@ -46,16 +38,12 @@ const settingToRow = (s: PaymentMethodSetting): Insertable<PaymentMethodSettings
   updatedAt: s.updatedAt,
 });
 
+// A row is the record (its columns are the record's fields, camelCase in code) but for what changes shape.
 const payoutFromRow = (r: Selectable<PayoutSettings>): PayoutSetting => ({
-  id: r.id,
-  merchantId: r.merchantId,
-  transferInstrumentId: r.transferInstrumentId,
+  ...r,
   enabled: flag(r.enabled),
-  enabledFromDate: r.enabledFromDate,
   priority: r.priority as PayoutSetting['priority'],
   verificationStatus: r.verificationStatus as PayoutSetting['verificationStatus'],
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
 });
 
 const payoutToRow = (p: PayoutSetting): Insertable<PayoutSettings> => ({
