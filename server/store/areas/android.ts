@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { AndroidApp, AndroidAppListing, AndroidCertificate } from '../records/merchant-settings.js';
@@ -7,65 +7,11 @@ import type { AndroidApps, AndroidCertificates } from '../schema.generated.js';
 /** The columns of the list page (AndroidAppListing): a list reads no file paths, sizes or times it does not show. */
 const LISTING_COLUMNS = ['id', 'status', 'packageName', 'versionCode', 'versionName', 'label', 'description', 'errorCode'] as const;
 type ListingRow = Pick<Selectable<AndroidApps>, (typeof LISTING_COLUMNS)[number]>;
-const listingFromRow = (r: ListingRow): AndroidAppListing => ({
-  id: r.id,
-  status: r.status as AndroidApp['status'],
-  packageName: r.packageName,
-  versionCode: r.versionCode,
-  versionName: r.versionName,
-  label: r.label,
-  description: r.description,
-  errorCode: r.errorCode,
-});
-
-const appFromRow = (r: Selectable<AndroidApps>): AndroidApp => ({
-  ...listingFromRow(r),
-  companyId: r.companyId,
-  filePath: r.filePath,
-  fileSize: r.fileSize,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-const appToRow = (a: AndroidApp): Insertable<AndroidApps> => ({
-  id: a.id,
-  companyId: a.companyId,
-  status: a.status,
-  packageName: a.packageName,
-  versionCode: a.versionCode,
-  versionName: a.versionName,
-  label: a.label,
-  description: a.description,
-  errorCode: a.errorCode,
-  filePath: a.filePath,
-  fileSize: a.fileSize,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-});
-
-const certificateFromRow = (r: Selectable<AndroidCertificates>): AndroidCertificate => ({
-  id: r.id,
-  companyId: r.companyId,
-  name: r.name,
-  extension: r.extension,
-  description: r.description,
-  status: 'ready',
-  notBefore: r.notBefore,
-  notAfter: r.notAfter,
-  createdAt: r.createdAt,
-});
-
-const certificateToRow = (c: AndroidCertificate): Insertable<AndroidCertificates> => ({
-  id: c.id,
-  companyId: c.companyId,
-  name: c.name,
-  extension: c.extension,
-  description: c.description,
-  status: c.status,
-  notBefore: c.notBefore,
-  notAfter: c.notAfter,
-  createdAt: c.createdAt,
-});
+// A row is the record (its columns are the record's fields, camelCase in code) but for the status's type.
+const listingFromRow = (r: ListingRow): AndroidAppListing => ({ ...r, status: r.status as AndroidApp['status'] });
+const appFromRow = (r: Selectable<AndroidApps>): AndroidApp => ({ ...r, status: r.status as AndroidApp['status'] });
+/** The record's status is always 'ready' (its type allows no other). */
+const certificateFromRow = (r: Selectable<AndroidCertificates>): AndroidCertificate => ({ ...r, status: 'ready' });
 
 /** A page of a company's apps, newest first, with or without each filter: one compiled query per combination (see prepared.ts). */
 const appPage = (byPackage: boolean, byVersion: boolean) =>
@@ -89,7 +35,7 @@ export function androidStore(db: Db) {
   const apps = () => q.selectFrom('androidApps').selectAll();
   const certificates = () => q.selectFrom('androidCertificates').selectAll();
   return {
-    insertApp: async (app: AndroidApp): Promise<void> => void (await q.insertInto('androidApps').values(appToRow(app)).execute()),
+    insertApp: async (app: AndroidApp): Promise<void> => void (await q.insertInto('androidApps').values(app).execute()),
     getApp: async (id: string): Promise<AndroidApp | undefined> => {
       const row = await apps().where('id', '=', id).executeTakeFirst();
       return row && appFromRow(row);
@@ -123,8 +69,7 @@ export function androidStore(db: Db) {
     /** The apps still being processed (across companies), oldest first. */
     processingApps: async (): Promise<AndroidApp[]> =>
       (await apps().where('status', '=', 'processing').orderBy('createdAt').orderBy('id').execute()).map(appFromRow),
-    insertCertificate: async (certificate: AndroidCertificate): Promise<void> =>
-      void (await q.insertInto('androidCertificates').values(certificateToRow(certificate)).execute()),
+    insertCertificate: async (certificate: AndroidCertificate): Promise<void> => void (await q.insertInto('androidCertificates').values(certificate).execute()),
     /** The company's certificates, newest first; the filter narrows them to a name. */
     listCertificates: async (companyId: string, filter: { name?: string }, offset: number, limit: number): Promise<AndroidCertificate[]> => {
       let query = certificates().where('companyId', '=', companyId);
