@@ -60,8 +60,8 @@ describe('Money rules in the database', () => {
 
     const error = await writePayment(psp, change);
 
-    expect(error).toBeInstanceOf(Error);
-    expect(String((error as Error).message)).toMatch(/check constraint|constraint failed/i);
+    // The driver's error may come from another realm than the test's (SQLite's native module under jest): its message is what counts.
+    expect(error).toMatchObject({ message: expect.stringMatching(/check constraint|constraint failed/i) });
     const after = await payment(psp);
     expect(after).toEqual(before);
   });
@@ -76,7 +76,7 @@ describe('Money rules in the database', () => {
     const before = await read();
     for (const remainingValue of [-1, before.value + 1]) {
       const write = (order: Order) => server.store.transaction((tx) => tx.orders.update({ ...order, remainingValue }));
-      await expect(write(before)).rejects.toThrow(/check constraint|constraint failed/i);
+      await expect(write(before)).rejects.toMatchObject({ message: expect.stringMatching(/check constraint|constraint failed/i) });
     }
     expect(await read()).toEqual(before);
   });
