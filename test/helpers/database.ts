@@ -5,11 +5,12 @@
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../../server/config.js';
+import { openStore } from '../../server/store/index.js';
 
 export type TestEngine = 'sqlite' | 'postgres';
 export const TEST_ENGINE: TestEngine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -46,14 +47,105 @@ const types = {
     oid === 20 /* int8 */ ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, types });
-  await client.connect();
+/**
+ * A pool of one connection: each new connection costs PostgreSQL a process and its catalog caches,
+ * and the boundary tests read every table twice per test. Idle connections neither keep the test
+ * process alive nor stay open long; a database dropped under one only ends that connection.
+ */
+function onePool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, types, max: 1, idleTimeoutMillis: 1000, allowExitOnIdle: true });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+let adminPool: pg.Pool | undefined;
+function admin(): pg.Pool {
+  adminPool ??= onePool(adminUrl());
+  return adminPool;
+}
+
+async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let failed: unknown;
   try {
     return await work(client);
+  } catch (error) {
+    failed = error;
+    throw error;
   } finally {
-    await client.end();
+    // A connection that failed (e.g. ended by a DROP DATABASE) is not handed out again.
+    client.release(failed instanceof Error ? failed : undefined);
   }
+}
+
+/** SQLSTATE 55006: CREATE DATABASE's template is in use (a connection is still ending). */
+const OBJECT_IN_USE = '55006';
+
+let migratedTemplate: Promise<string | undefined> | undefined;
+
+/**
+ * The name of this run's template database: an empty database migrated once, as the server
+ * migrates one, which each in-process server's database copies instead of migrating its own
+ * (CREATE DATABASE ... TEMPLATE). Made by the first worker that needs it, under an advisory lock;
+ * the global setup names it per run and the global teardown drops it. Unset: no template.
+ */
+function template(): Promise<string | undefined> {
+  const name = process.env.TEST_DATABASE_TEMPLATE;
+  if (!name) return Promise.resolve(undefined);
+  migratedTemplate ??= withClient(admin(), async (client) => {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const found = await client.query<{ ready: boolean }>('SELECT datistemplate AS ready FROM pg_database WHERE datname = $1', [name]);
+      if (found.rows[0]?.ready) return name;
+      // Left half-made by a worker that failed: made again.
+      if (found.rowCount) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name}`);
+      const url = new URL(adminUrl());
+      url.pathname = `/${name}`;
+      const store = await openStore(
+        { databaseUrl: url.toString(), databasePoolSize: 1, databaseStatementTimeoutMs: 0, databasePath: ':memory:', sqliteSynchronous: 'NORMAL' },
+        () => {
+          throw new Error('the template has no API keys');
+        },
+      );
+      // A query through the store's query builder first: it ends the store's pool on close only
+      // once it has used it (the migrations take their connection from the pool directly).
+      await store.ping();
+      await store.close();
+      // Copied only once no connection to it is left; none may connect to it afterwards.
+      await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      for (let i = 0; (await client.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1', [name])).rowCount && i < 300; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await client.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true`);
+      return name;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+  return migratedTemplate;
+}
+
+async function createDatabase(name: string, from: string | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withClient(admin(), async (client) => {
+        if ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0)
+          await client.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}` : ''}`);
+      });
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== OBJECT_IN_USE || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export interface FreshDatabaseOptions {
+  /**
+   * PostgreSQL: a new database starts as a copy of the run's migrated template (see `template`)
+   * instead of empty, for servers whose start is not what the test is about. SQLite: no effect.
+   */
+  migrated?: boolean;
 }
 
 /**
@@ -61,16 +153,25 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
  * same folder, so a restarted server finds its data): for SQLite the file `dir`/payments.sqlite,
  * for PostgreSQL a database named after the folder.
  */
-export async function freshDatabase(dir: string = mkdtempSync(join(tmpdir(), 'db-'))): Promise<TestDatabase> {
+export async function freshDatabase(dir: string = mkdtempSync(join(tmpdir(), 'db-')), options: FreshDatabaseOptions = {}): Promise<TestDatabase> {
   if (TEST_ENGINE === 'sqlite') {
     const databasePath = join(dir, 'payments.sqlite');
+    // One read-only connection, kept while in use: SQLite parses the whole schema again on a new
+    // connection's first statement, and the boundary tests read every table twice per test. It is
+    // opened again when the file was replaced (a test may remove the folder and start over), and
+    // closed once idle for a second.
+    let reader: { db: Database.Database; inode: number; idle?: NodeJS.Timeout } | undefined;
+    const close = () => {
+      reader?.db.close();
+      reader = undefined;
+    };
     const rows = async (query: string, parameters: unknown[] = []) => {
-      const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-      try {
-        return db.prepare(query).all(...parameters) as Array<Record<string, unknown>>;
-      } finally {
-        db.close();
-      }
+      const inode = statSync(databasePath, { throwIfNoEntry: false })?.ino;
+      if (reader && reader.inode !== inode) close();
+      reader ??= { db: new Database(databasePath, { readonly: true, fileMustExist: true }), inode: inode ?? -1 };
+      clearTimeout(reader.idle);
+      reader.idle = setTimeout(close, 1000).unref();
+      return reader.db.prepare(query).all(...parameters) as Array<Record<string, unknown>>;
     };
     return {
       engine: 'sqlite',
@@ -86,18 +187,17 @@ export async function freshDatabase(dir: string = mkdtempSync(join(tmpdir(), 'db
       drop: async () => undefined,
     };
   }
-  const admin = adminUrl();
   const name = `t_${createHash('sha256').update(dir).digest('hex').slice(0, 20)}`;
-  await withClient(admin, async (client) => {
-    if ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
-  });
-  const url = new URL(admin);
+  await createDatabase(name, options.migrated ? await template() : undefined);
+  const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
+  let pool: pg.Pool | undefined;
+  const connection = () => (pool ??= onePool(databaseUrl));
   const rows = (query: string, parameters: unknown[] = []) => {
     let n = 0;
     return withClient(
-      databaseUrl,
+      connection(),
       async (client) =>
         (
           await client.query(
@@ -113,7 +213,7 @@ export async function freshDatabase(dir: string = mkdtempSync(join(tmpdir(), 'db
     env: { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' },
     rows,
     dump: () =>
-      withClient(databaseUrl, async (client) => {
+      withClient(connection(), async (client) => {
         const tables = await client.query<{ name: string }>(
           "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
         );
@@ -122,7 +222,10 @@ export async function freshDatabase(dir: string = mkdtempSync(join(tmpdir(), 'db
         return out;
       }),
     async drop() {
-      await withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      const open = pool;
+      pool = undefined;
+      await open?.end();
+      await withClient(admin(), (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }

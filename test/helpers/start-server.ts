@@ -45,10 +45,11 @@ export interface StartOptions {
 }
 
 export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
-  // On the PostgreSQL run every server gets a fresh database of its own, unless the test names one.
+  // On the PostgreSQL run every server gets a fresh database of its own, unless the test names one:
+  // a copy of the migrated template (the server's migrations then find nothing to do).
   let database: TestDatabase | undefined;
   if (TEST_ENGINE === 'postgres' && !overrides.databaseUrl) {
-    database = await freshDatabase();
+    database = await freshDatabase(undefined, { migrated: true });
     overrides = { ...overrides, ...database.config };
   }
   const config = loadConfig(
