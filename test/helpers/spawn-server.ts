@@ -44,7 +44,7 @@ export async function waitFor(url: string, timeoutMs = 15_000, accept: (response
       // not up yet
     }
     if (Date.now() > deadline) throw new Error(`${url} did not come up within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -74,9 +74,9 @@ export async function spawnServer(env: Record<string, string>): Promise<RunningP
   try {
     await waitFor(`${baseUrl}/health`);
     // The answer must be this process's: its banner names the port (another process on it would answer too).
-    for (let i = 0; i < 100 && !output.includes(`listening on ${baseUrl}`); i++) {
+    for (let i = 0; i < 250 && !output.includes(`listening on ${baseUrl}`); i++) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (!output.includes(`listening on ${baseUrl}`)) throw new Error(`the server did not print that it listens on ${baseUrl}`);
   } catch (error) {
