@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// `npm test`: the suite on SQLite and on PostgreSQL (npm run test:sqlite and test:pg), both run
+// to the end even when one fails. dist/ is built once first, then the two runs go at the same
+// time: much of a test's time is spent waiting (for a server process, Prism, a timer, an fsync),
+// which the other run's work fills. Each run's output is shown as it comes, its lines prefixed
+// with the engine; at the end each run's counts, the ten slowest files of both and, on its own
+// last line, `N passed, N failed` over both runs (a file that failed without a failing test, or a
+// run that did not finish, counts as one failed). Exits 1 if either run failed.
+//
+//   npm test -- <jest arguments>     passed to both runs (a path, -t <name>, …)
+//   TEST_SEQUENTIAL=1 npm test       one run after the other (the SQLite run first)
+//   SKIP_BUILD=1 npm test            reuse dist/
+//
+// `node scripts/test.mjs --checks` is `npm test`'s pretest: lint beside typecheck, then
+// check:generated and spec:diff; exits 1 if any failed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const started = Date.now();
+const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+
+// A signal goes on to the commands running (a terminal's Ctrl-C reaches them anyway, CI's
+// SIGTERM may not); a second one ends this process at once.
+const children = new Set();
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    for (const child of children) child.kill(signal);
+  });
+
+/** `npm run -s <script> [-- args]`, its output lines prefixed; resolves with its exit code (128 + n for a signal). */
+function npmRun(script, { prefix = '', args = [], env = process.env } = {}) {
+  const child = spawn('npm', ['run', '-s', script, ...(args.length ? ['--', ...args] : [])], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ])
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${prefix}${line}\n`));
+  return new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      resolve(code ?? 128);
+      if (signal) console.error(`${prefix}npm run ${script}: ended by ${signal}`);
+    }),
+  );
+}
+
+/** Runs the scripts one after another, stopping at the first that fails; resolves with the names of those that failed. */
+async function lane(scripts) {
+  for (const script of scripts) if ((await npmRun(script, { prefix: `[${script}] ` })) !== 0) return [script];
+  return [];
+}
+
+if (process.argv[2] === '--checks') {
+  // Two lanes for two cores: lint's tools beside the type check and the generated-file and spec gates.
+  const failed = (await Promise.all([lane(['lint']), lane(['typecheck', 'check:generated', 'spec:diff'])])).flat();
+  if (failed.length > 0) console.error(`npm test: ${failed.join(' and ')} failed; the tests do not run`);
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+const args = process.argv.slice(2);
+if (process.env.SKIP_BUILD !== '1' && (await npmRun('build', { prefix: '[build] ' })) !== 0) {
+  console.error('npm test: the build failed; the tests do not run');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'npm-test-'));
+const halves = [
+  { engine: 'sqlite', script: 'test:sqlite' },
+  { engine: 'postgres', script: 'test:pg' },
+];
+const width = Math.max(...halves.map((h) => h.engine.length));
+
+/** One engine's jest run: its exit code, its summary (scripts/jest-slowest-files.mjs writes it at the end) and its time. */
+async function run(half) {
+  if (stopping) return { ...half, code: 130, summary: undefined, ms: 0 };
+  const summaryFile = join(scratch, `${half.engine}.json`);
+  const begun = Date.now();
+  const code = await npmRun(half.script, {
+    prefix: `[${half.engine}]`.padEnd(width + 3),
+    args,
+    env: { ...process.env, SKIP_BUILD: '1', TEST_SUMMARY_FILE: summaryFile },
+  });
+  let summary;
+  try {
+    summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+  } catch {
+    summary = undefined; // jest stopped before the end: its global setup failed, it crashed or was killed
+  }
+  return { ...half, code, summary, ms: Date.now() - begun };
+}
+
+const results = [];
+if (process.env.TEST_SEQUENTIAL === '1') for (const half of halves) results.push(await run(half));
+else results.push(...(await Promise.all(halves.map(run))));
+rmSync(scratch, { recursive: true, force: true });
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+for (const r of results) {
+  const name = `${r.engine}:`.padEnd(width + 2);
+  if (!r.summary) {
+    failed += 1;
+    lines.push(`${name}did not finish (exit ${r.code}) after ${seconds(r.ms)}: see its output above`);
+    continue;
+  }
+  const s = r.summary;
+  passed += s.passed;
+  failed += s.failed + s.brokenFiles;
+  const broken = s.brokenFiles ? `, ${s.brokenFiles} files failed to run` : '';
+  lines.push(
+    `${name}${r.code === 0 ? 'PASS' : 'FAIL'}  ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${broken} (${s.files.length} file${s.files.length === 1 ? '' : 's'}) in ${seconds(r.ms)}`,
+  );
+}
+const failedRun = results.some((r) => r.code !== 0);
+// A run that failed without a failed test (jest's exit code for, e.g., a file it could not run) fails the whole.
+if (failedRun && failed === 0) failed = 1;
+
+const slowest = results
+  .flatMap((r) => (r.summary?.files ?? []).map((f) => ({ ...f, engine: r.engine })))
+  .sort((a, b) => b.seconds - a.seconds)
+  .slice(0, 10);
+console.log('');
+if (slowest.length > 0) {
+  console.log('Slowest test files of both runs:');
+  for (const f of slowest) console.log(`  ${f.seconds.toFixed(1).padStart(6)} s  ${f.engine.padEnd(width)}  ${f.path}${f.failed ? '  (failed)' : ''}`);
+  console.log('');
+}
+for (const line of lines) console.log(line);
+console.log(`npm test: ${failedRun ? 'FAIL' : 'PASS'} in ${seconds(Date.now() - started)}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failedRun ? 1 : 0;
