@@ -1,9 +1,16 @@
 // Jest runs the TypeScript sources as native ES modules through ts-jest.
+import { readFileSync } from 'node:fs';
+
+// The PostgreSQL run leaves out the files that use no engine (the SQLite run has them).
+const engineIndependent = JSON.parse(readFileSync(new URL('./test/engine-independent.json', import.meta.url), 'utf8')).files;
+const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.TEST_ENGINE === 'postgres' ? engineIndependent.map((file) => `<rootDir>/${escape(file)}$`) : [])],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
@@ -16,8 +23,8 @@ export default {
   // The files known to take longest start first when jest has no durations cached (see the file).
   testSequencer: '<rootDir>/scripts/jest-sequencer.mjs',
   reporters: ['default', '<rootDir>/scripts/jest-slowest-files.mjs'],
-  // Three workers even on two cores: the tests wait on servers, child processes and timers much
-  // of the time (jest's default, one fewer than the cores, runs them one at a time there).
+  // Two workers on two cores: the tests wait on servers, child processes and timers much of the
+  // time (jest's default, one fewer than the cores, runs them one at a time there); more thrashed.
   // TEST_WORKERS=<n> sets another number.
-  maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
 };

@@ -276,7 +276,7 @@ export interface paths {
         put?: never;
         /**
          * Start a payment
-         * @description Starts a payment with the method `paymentMethod.type` names (a card when it is absent) and answers its first result. Cards (`scheme`, `bcmc`), gift cards and Apple Pay / Google Pay are Authorised or Refused at once, unless the card needs 3D Secure: then RedirectShopper (hosted page), or with `authenticationData.threeDSRequestData.nativeThreeDS: preferred` IdentifyShopper / ChallengeShopper with a `threeDS2` action. iDEAL and Klarna are RedirectShopper (Klarna needs `lineItems` that add up to the amount); PayPal and Bancontact mobile are Pending (an `sdk` or `qrCode` action); SEPA Direct Debit is Received; Multibanco and Boleto are PresentToShopper with a `voucher` action. Steps after the first go through the payment details operation or arrive as events: pending methods settle, and unfinished offers close (OFFER_CLOSED), on the company's sandbox clock. The README lists the test data of every method: card holder names REFUSED, DECLINED, NOT_ENOUGH_BALANCE, BLOCK_CARD, CARD_EXPIRED, FRAUD, CVC_DECLINED and ISSUER_UNAVAILABLE refuse (also as a SEPA owner name or in a wallet test token); 4212 3456 7891 0006 (or additionalData.executeThreeD = 'true') is challenged, 5000 5500 0000 0029 runs fingerprint and challenge, 5201 2815 0512 9736 is frictionless. A method this sandbox cannot pay with is refused with 422 code `905`. A payment with an order counts against the order's remaining amount. Whether the payment is captured at once, after captureDelayHours, or only on request follows captureDelayHours or else the merchant account's setting (iDEAL, Bancontact mobile and vouchers are captured at once).
+         * @description Starts a payment with the method `paymentMethod.type` names (a card when it is absent) and answers its first result. Cards (`scheme`, `bcmc`), gift cards and Apple Pay / Google Pay are Authorised or Refused at once, unless the card needs 3D Secure: then RedirectShopper (hosted page), or with `authenticationData.threeDSRequestData.nativeThreeDS: preferred` IdentifyShopper / ChallengeShopper with a `threeDS2` action. iDEAL and Klarna are RedirectShopper (Klarna needs `lineItems` that add up to the amount); PayPal and Bancontact mobile are Pending (an `sdk` or `qrCode` action); SEPA Direct Debit is Received; Multibanco and Boleto are PresentToShopper with a `voucher` action. Steps after the first go through the payment details operation or arrive as events: pending methods settle, and unfinished offers close (OFFER_CLOSED), on the company's sandbox clock. docs/sandbox-test-data.md lists the test data of every method. Adyen's table of test values applies to cards, Bancontact cards, stored cards and wallets: a holder name of the table (DECLINED, NOT_ENOUGH_BALANCE, CARD_EXPIRED, FRAUD_CANCELLED, UNKNOWN, PENDING, …; also REFUSED, this sandbox's older name for DECLINED) or its code as additionalData.RequestedTestAcquirerResponseCode (a number or a string) answers the row's resultCode (Refused, Error, Cancelled, or Received and authorised ten minutes later), refusalReason and refusalReasonCode (a wallet test token's holderName counts as the card's; a SEPA owner name refuses with the rows whose result is Refused); 4212 3456 7891 0006 (or additionalData.executeThreeD = 'true') is challenged, 5000 5500 0000 0029 runs fingerprint and challenge, 5201 2815 0512 9736 is frictionless. A card holder name `Chargeback`, `Chargeback:{reason code}`, `Chargeback Reversed` or `Second Chargeback` disputes the payment once it is captured: its dispute events follow on the sandbox clock. A method this sandbox cannot pay with is refused with 422 code `905`. A payment with an order counts against the order's remaining amount. Whether the payment is captured at once, after captureDelayHours, or only on request follows captureDelayHours or else the merchant account's setting (iDEAL, Bancontact mobile and vouchers are captured at once).
          */
         post: operations["payments"];
         delete?: never;
@@ -465,6 +465,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/payments/{paymentPspReference}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the sandbox send an event for a payment
+         * @description Makes the sandbox do, now, what Adyen's platform does on its own time and its test platform cannot be asked for: the event is written to the outbox with the change that goes with it, in one transaction, and delivered like every other event. CAPTURE_FAILED and REFUND_FAILED fail a capture or a refund of the payment (the latest one not failed yet, or the one `modificationPspReference` names): its amount, or the part `amount` names, is taken back from the payment's captured or refunded total, and the event carries the modification's pspReference and `reason`. OFFER_CLOSED closes a payment that still waits for the shopper (a redirect, a QR code, a voucher, a 3D Secure step), as its expiry on the sandbox clock would. EXPIRE expires the uncaptured rest of an authorised payment: nothing more can be captured. REPORT_AVAILABLE announces a report of the payment's merchant account (`pspReference` the report's file name, `reason` its download address). NOTIFICATION_OF_FRAUD sends the scheme's fraud report for a captured card payment and changes nothing. REQUEST_FOR_INFORMATION, CHARGEBACK, PREARBITRATION_OPEN, SECOND_CHARGEBACK and SCHEME_ARBITRATION start a dispute flow on a captured card payment with something left to dispute and no dispute yet: its first event now, the rest in Adyen's order on the sandbox clock, each with the dispute's pspReference, and `outcome` (WON or LOST, default LOST) decides how it ends; chargebacks take the disputed amount and a won stage gives it back. `reasonCode` names the scheme's reason code. An event that does not fit the payment's state is refused with 422 (`22_030`: nothing captured, nothing left to dispute, a dispute already open, …) and changes nothing. The answer, 202, says what was queued. Needs a company-level API credential (a merchant-level credential gets 403), as the sandbox clock does. Only in sandbox mode; in production mode the operation answers 404.
+         */
+        post: operations["triggerSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/{webhookId}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the delivery faults of a webhook
+         * @description Returns the faults the sandbox puts into the deliveries of one webhook of your company, and what is left of the counted ones (`failNextAttempts`, `outOfOrder`). Needs a company-level API credential (a merchant-level credential gets 403), as the sandbox clock does; a webhook of another company is not found (404). Only in sandbox mode; in production mode the operation answers 404.
+         */
+        get: operations["getSandboxWebhookFaults"];
+        /**
+         * Put faults into the deliveries of a webhook
+         * @description So that a receiver's idempotency and ordering can be tested: the sandbox delays (`delaySeconds`), duplicates (`duplicate`), reorders (`outOfOrder`) or fails (`failNextAttempts`) the deliveries of one webhook of your company, in any combination, until the faults are cleared (`{}`). The request replaces the faults set before; repeating it changes nothing more. Failed attempts are retried on the webhook retry schedule, which the sandbox clock compresses. Needs a company-level API credential (a merchant-level credential gets 403), as the sandbox clock does; a webhook of another company is not found (404). Only in sandbox mode; in production mode the operation answers 404.
+         */
+        put: operations["setSandboxWebhookFaults"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -642,7 +686,7 @@ export interface webhooks {
         put?: never;
         /**
          * Receive payment events
-         * @description Sent to each active webhook of the merchant account (management area) for every outcome. AUTHORISATION: the result of every payment method, when it is final (at once for cards, gift cards and wallets; after /payments/details for redirects and 3D Secure; when the sandbox clock settles a SEPA debit, a pending iDEAL or Klarna answer, a Bancontact mobile or voucher payment); success `false` for refusals and shopper cancellations. OFFER_CLOSED: an offer expired unfinished (a redirect abandoned for an hour, a QR code unscanned for 15 minutes, a voucher unpaid at its expiry, an order unpaid at its expiry). CAPTURE and CAPTURE_FAILED, AUTHORISATION_ADJUSTMENT, CANCELLATION, TECHNICAL_CANCEL, REFUND and REFUND_FAILED, CANCEL_OR_REFUND, RECURRING_CONTRACT. ORDER_OPENED when an order is created; ORDER_CLOSED when it is paid in full (success `true`), cancelled or expired (`false`). Answer with any 2xx (or a body `[accepted]`) within 10 seconds. Otherwise the event is retried three times at once, then after 2, 5, 10, 15 and 30 minutes, 1, 2, 4 and 8 hours, then every 8 hours for 30 days; later events of the webhook wait until it is accepted or given up. Delivery is at least once: deduplicate on pspReference, eventCode and success. Modification outcomes can be made to fail with the modification `reference` `FAIL` (success `false`), or `FAIL_LATER` for captures and refunds (success, then CAPTURE_FAILED or REFUND_FAILED).
+         * @description Sent to each active webhook of the merchant account (management area) for every outcome. AUTHORISATION: the result of every payment method, when it is final (at once for cards, gift cards and wallets; after /payments/details for redirects and 3D Secure; when the sandbox clock settles a SEPA debit, a pending iDEAL or Klarna answer, a Bancontact mobile or voucher payment); success `false` for refusals and shopper cancellations. OFFER_CLOSED: an offer expired unfinished (a redirect abandoned for an hour, a QR code unscanned for 15 minutes, a voucher unpaid at its expiry, an order unpaid at its expiry). CAPTURE and CAPTURE_FAILED, AUTHORISATION_ADJUSTMENT, CANCELLATION, TECHNICAL_CANCEL, REFUND and REFUND_FAILED, CANCEL_OR_REFUND, RECURRING_CONTRACT. ORDER_OPENED when an order is created; ORDER_CLOSED when it is paid in full (success `true`), cancelled or expired (`false`). NOTIFICATION_OF_CHARGEBACK, CHARGEBACK, CHARGEBACK_REVERSED, SECOND_CHARGEBACK and DISPUTE_DEFENSE_PERIOD_ENDED: the dispute of a captured card payment whose holder name names one of Adyen's test scenarios, on the sandbox clock; `pspReference` is the dispute's, the same in each of its events, `originalReference` the payment's. The other dispute stages (REQUEST_FOR_INFORMATION, INFORMATION_SUPPLIED, ISSUER_RESPONSE_TIMEFRAME_EXPIRED, ISSUER_COMMENTS, the PREARBITRATION_ and SCHEME_ARBITRATION codes) and NOTIFICATION_OF_FRAUD come from the dispute flows started on demand (`/sandbox/payments/{paymentPspReference}/events`), with the same fields. Answer with any 2xx (or a body `[accepted]`) within 10 seconds. Otherwise the event is retried three times at once, then after 2, 5, 10, 15 and 30 minutes, 1, 2, 4 and 8 hours, then every 8 hours for 30 days; later events of the webhook wait until it is accepted or given up. Delivery is at least once: deduplicate on pspReference, eventCode and success. Captures and refunds of a payment made with the card holder name `capture failed` or `refund failed` (Adyen's test values) report success, then CAPTURE_FAILED or REFUND_FAILED; the modification `reference` `FAIL` (this sandbox's own) reports success `false` at once. CAPTURE_FAILED, REFUND_FAILED, OFFER_CLOSED, EXPIRE and REPORT_AVAILABLE are also sent on demand (`/sandbox/payments/{paymentPspReference}/events`).
          */
         post: operations["standardNotification"];
         delete?: never;
@@ -3482,13 +3526,13 @@ export interface components {
         };
         /** @description One event. */
         NotificationRequestItem: {
-            /** @description Extra data by event: `hmacSignature` when the webhook has an HMAC key, `modification.action` (`cancel` or `refund`) on CANCEL_OR_REFUND, `storedPaymentMethodId` and `recurring.*` on RECURRING_CONTRACT, `authCode`, `cardSummary`, `expiryDate` on AUTHORISATION (card payments), `paymentMethodVariant` (`visa_applepay`, …) on wallet payments, `order.remainingAmount` on ORDER_OPENED/ORDER_CLOSED. */
+            /** @description Extra data by event: `hmacSignature` when the webhook has an HMAC key, `modification.action` (`cancel` or `refund`) on CANCEL_OR_REFUND, `storedPaymentMethodId` and `recurring.*` on RECURRING_CONTRACT, `authCode`, `cardSummary`, `expiryDate` on AUTHORISATION (card payments), `paymentMethodVariant` (`visa_applepay`, …) on wallet payments, `order.remainingAmount` on ORDER_OPENED/ORDER_CLOSED; on dispute events `chargebackReasonCode`, `chargebackSchemeCode` (`rfiReasonCode`, `rfiSchemeCode` on REQUEST_FOR_INFORMATION, `nofReasonCode`, `nofSchemeCode` on NOTIFICATION_OF_FRAUD), `disputeStatus` (not on NOTIFICATION_OF_FRAUD), `modificationMerchantReferences`, and `defensePeriodEndsAt` with `defendable` on NOTIFICATION_OF_CHARGEBACK and CHARGEBACK. */
             additionalData?: {
                 [key: string]: string;
             };
             amount: components["schemas"]["Amount"];
             /**
-             * @description The kind of event: Adyen's standard-webhook event codes. The payment flows send AUTHORISATION, AUTHORISATION_ADJUSTMENT, CANCELLATION, CANCEL_OR_REFUND, CAPTURE, CAPTURE_FAILED, OFFER_CLOSED, ORDER_CLOSED, ORDER_OPENED, RECURRING_CONTRACT, REFUND, REFUND_FAILED and TECHNICAL_CANCEL (see the webhook's description for when each is sent). The management API's webhook test also sends CHARGEBACK_REVERSED, PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA and REPORT_AVAILABLE, and for CUSTOM the code its notification names. The other codes are Adyen's (disputes, payouts, reports, …), listed so that a receiver written for Adyen's webhooks validates ours; this service does not send them.
+             * @description The kind of event: Adyen's standard-webhook event codes. The payment flows send AUTHORISATION, AUTHORISATION_ADJUSTMENT, CANCELLATION, CANCEL_OR_REFUND, CAPTURE, CAPTURE_FAILED, OFFER_CLOSED, ORDER_CLOSED, ORDER_OPENED, RECURRING_CONTRACT, REFUND, REFUND_FAILED and TECHNICAL_CANCEL. The dispute flows send NOTIFICATION_OF_CHARGEBACK, CHARGEBACK, CHARGEBACK_REVERSED, SECOND_CHARGEBACK and DISPUTE_DEFENSE_PERIOD_ENDED (the holder-name test scenarios and the flows on demand), and REQUEST_FOR_INFORMATION, INFORMATION_SUPPLIED, ISSUER_RESPONSE_TIMEFRAME_EXPIRED, ISSUER_COMMENTS, PREARBITRATION_OPEN, PREARBITRATION_ACCEPTED, PREARBITRATION_DECLINED, PREARBITRATION_ISSUER_WITHDRAWN, PREARBITRATION_WON, PREARBITRATION_LOST, SCHEME_ARBITRATION, SCHEME_ARBITRATION_WON, SCHEME_ARBITRATION_LOST and NOTIFICATION_OF_FRAUD (the flows on demand, `/sandbox/payments/{paymentPspReference}/events`; see the webhook's description). The sandbox's events on demand add EXPIRE and REPORT_AVAILABLE. The management API's webhook test also sends PAIDOUT_REVERSED, PAYOUT_THIRDPARTY, REFUNDED_REVERSED, REFUND_WITH_DATA and REPORT_AVAILABLE, and for CUSTOM the code its notification names. The other codes are Adyen's (payouts, reviews, direct debits, …), listed so that a receiver written for Adyen's webhooks validates ours; this service does not send them.
              * @enum {string}
              */
             eventCode: "ACH_NOTIFICATION_OF_CHANGE" | "AUTHENTICATION" | "AUTHORISATION" | "AUTHORISATION_ADJUSTMENT" | "AUTORESCUE" | "CANCELLATION" | "CANCEL_AUTORESCUE" | "CANCEL_OR_REFUND" | "CAPTURE" | "CAPTURE_FAILED" | "CHARGEBACK" | "CHARGEBACK_REVERSED" | "DIRECT_DEBIT_NOTICE_OF_CHANGE_NOTIFICATION" | "DISPUTE_DEFENSE_PERIOD_ENDED" | "DONATION" | "EXPIRE" | "HANDLED_EXTERNALLY" | "INFORMATION_SUPPLIED" | "ISSUER_COMMENTS" | "ISSUER_RESPONSE_TIMEFRAME_EXPIRED" | "MANUAL_REVIEW_ACCEPT" | "MANUAL_REVIEW_REJECT" | "NOTIFICATION_OF_CHARGEBACK" | "NOTIFICATION_OF_FRAUD" | "OFFER_CLOSED" | "ORDER_CLOSED" | "ORDER_OPENED" | "PAIDOUT_REVERSED" | "PAYOUT_DECLINE" | "PAYOUT_EXPIRE" | "PAYOUT_THIRDPARTY" | "PENDING" | "POSTPONED_REFUND" | "PREARBITRATION_ACCEPTED" | "PREARBITRATION_DECLINED" | "PREARBITRATION_ISSUER_WITHDRAWN" | "PREARBITRATION_LOST" | "PREARBITRATION_OPEN" | "PREARBITRATION_WON" | "PROCESS_RETRY" | "RECURRING_CONTRACT" | "REFUND" | "REFUNDED_REVERSED" | "REFUND_FAILED" | "REFUND_WITH_DATA" | "REPORT_AVAILABLE" | "REQUEST_FOR_INFORMATION" | "SCHEME_ARBITRATION" | "SCHEME_ARBITRATION_LOST" | "SCHEME_ARBITRATION_WON" | "SECOND_CHARGEBACK" | "TECHNICAL_CANCEL" | "VOID_PENDING_REFUND";
@@ -3501,13 +3545,13 @@ export interface components {
             merchantAccountCode: string;
             /** @description The merchant reference of the payment (for RECURRING_CONTRACT, of the shopper). */
             merchantReference: string;
-            /** @description For modifications, the pspReference of the payment. */
+            /** @description For modifications and disputes, the pspReference of the payment. */
             originalReference?: string;
             /** @description The payment method, for example `visa`. */
             paymentMethod?: string;
-            /** @description The payment's pspReference, or the modification's for modification events, or the token id for RECURRING_CONTRACT. */
+            /** @description The payment's pspReference, or the modification's for modification events, the dispute's for dispute events, or the token id for RECURRING_CONTRACT. */
             pspReference: string;
-            /** @description For failures the reason; for AUTHORISATION `authCode:lastFour:expiry`. */
+            /** @description For failures the reason; for AUTHORISATION `authCode:lastFour:expiry`; for dispute events the reason code's description. */
             reason?: string;
             /**
              * @description Whether the outcome is a success, as a string.
@@ -3589,6 +3633,13 @@ export interface components {
              * @enum {string}
              */
             type: "paybybank";
+        };
+        /** @description Key-value pairs of strings, as Adyen's `additionalData`. One key may also be a number: `RequestedTestAcquirerResponseCode`, which Adyen's test documentation sends as a number. */
+        PaymentAdditionalData: {
+            /** @description Asks the test platform for a result of Adyen's table of test values (docs/sandbox-test-data.md): a code such as `6` or `"6"` (Expired Card). An unknown code has no effect. */
+            RequestedTestAcquirerResponseCode?: string | number;
+        } & {
+            [key: string]: string;
         };
         /** @description Change the authorised amount of a payment that has not been captured. The new amount is the new total, larger or smaller than before. */
         PaymentAmountUpdateRequest: {
@@ -4192,8 +4243,8 @@ export interface components {
             accountInfo?: components["schemas"]["AccountInfo"];
             /** @description An extra amount of the payment (for example a tip). Accepted; no effect in this service. */
             additionalAmount?: components["schemas"]["Amount"];
-            /** @description Key-value pairs for particular payments. This service acts on `manualCapture: "true"` (no automatic capture) and `executeThreeD: "true"` (ask for 3D Secure); other keys are accepted with no effect. */
-            additionalData?: components["schemas"]["StringMap"];
+            /** @description Key-value pairs for particular payments. This service acts on `manualCapture: "true"` (no automatic capture), `executeThreeD: "true"` (ask for 3D Secure) and, for cards and wallets, `RequestedTestAcquirerResponseCode` (a result of Adyen's test table); other keys are accepted with no effect. */
+            additionalData?: components["schemas"]["PaymentAdditionalData"];
             amount: components["schemas"]["Amount"];
             applicationInfo?: components["schemas"]["ApplicationInfo"];
             authenticationData?: components["schemas"]["AuthenticationData"];
@@ -4886,6 +4937,99 @@ export interface components {
              */
             offsetSeconds: number;
         };
+        /** @description The event the sandbox is to send for the payment, and what it applies to. */
+        SandboxEventRequest: {
+            /** @description CAPTURE_FAILED and REFUND_FAILED: how much of the capture or refund failed, in the payment's currency and at most its amount. Without it, all of it. Other events take no amount. */
+            amount?: components["schemas"]["Amount"];
+            /**
+             * @description The event to send (Adyen's standard-webhook event code), or the dispute flow to start, named by its defining stage: NOTIFICATION_OF_FRAUD (the fraud report alone), REQUEST_FOR_INFORMATION, CHARGEBACK, PREARBITRATION_OPEN (the issuer's pre-arbitration after a reversed chargeback), SECOND_CHARGEBACK (the merchant's pre-arbitration after a second chargeback) and SCHEME_ARBITRATION. A flow sends its first event now and the rest on the sandbox clock (docs/sandbox-test-data.md). More codes may be added, so treat the list as open.
+             * @example CAPTURE_FAILED
+             * @enum {string}
+             */
+            eventCode: "CAPTURE_FAILED" | "REFUND_FAILED" | "OFFER_CLOSED" | "EXPIRE" | "REPORT_AVAILABLE" | "NOTIFICATION_OF_FRAUD" | "REQUEST_FOR_INFORMATION" | "CHARGEBACK" | "PREARBITRATION_OPEN" | "SECOND_CHARGEBACK" | "SCHEME_ARBITRATION";
+            /** @description CAPTURE_FAILED and REFUND_FAILED: the pspReference of the capture or refund to fail. Without it, the latest one of the payment that has not failed yet. */
+            modificationPspReference?: string;
+            /**
+             * @description Dispute flows (not NOTIFICATION_OF_FRAUD): how the flow ends. LOST, the default, as an undefended dispute ends; WON, as a defended one the issuer or the scheme decides for the merchant. Other events take no outcome.
+             * @enum {string}
+             */
+            outcome?: "WON" | "LOST";
+            /** @description CAPTURE_FAILED and REFUND_FAILED: the event's `reason`, as a card scheme would give it. Without it, a reason that names the sandbox. Other events take no reason (Adyen sends one only when `success` is false; REPORT_AVAILABLE's is the download address). */
+            reason?: string;
+            /** @description Dispute flows and NOTIFICATION_OF_FRAUD: the scheme's reason code, for example `10.4` or `4837`. Without it, the card brand's card-absent fraud code (Visa `10.4`, Mastercard `4837`, American Express `F29`, Discover `UA02`). Other events take no reason code. */
+            reasonCode?: string;
+        };
+        /** @description What the sandbox queued: the event as its receivers will get it (without the event date and signature, which delivery adds). */
+        SandboxEventResponse: {
+            /** @description The event's amount: what failed (CAPTURE_FAILED, REFUND_FAILED), the offer's amount (OFFER_CLOSED), the uncaptured amount that expired (EXPIRE), zero in the payment's currency (REPORT_AVAILABLE), the disputed amount: what is captured and neither refunded nor charged back (dispute flows, NOTIFICATION_OF_FRAUD). */
+            amount: components["schemas"]["Amount"];
+            /** @description Dispute flows, the first event's `additionalData.disputeStatus`. */
+            disputeStatus?: string;
+            /** @description The event's code: as asked for, or for a dispute flow the first event it sent (NOTIFICATION_OF_CHARGEBACK for CHARGEBACK, PREARBITRATION_OPEN, SECOND_CHARGEBACK and SCHEME_ARBITRATION; REQUEST_FOR_INFORMATION for that flow). */
+            eventCode: string;
+            /** @description The merchant account the event goes to (the payment's). */
+            merchantAccount: string;
+            /** @description The payment's pspReference, on events about a modification, an expiry or a dispute. */
+            originalReference?: string;
+            /** @description The payment the event is about. */
+            paymentPspReference: string;
+            /** @description The event's pspReference: the failed capture's or refund's (CAPTURE_FAILED, REFUND_FAILED), the payment's (OFFER_CLOSED, EXPIRE), the report's file name (REPORT_AVAILABLE). */
+            pspReference: string;
+            /** @description The event's `reason`, when it has one. */
+            reason?: string;
+            /**
+             * @description The event is in the outbox, for every webhook that covers the merchant account and wants its code.
+             * @enum {string}
+             */
+            status: "queued";
+            /**
+             * @description The event's `success`, as a string.
+             * @enum {string}
+             */
+            success: "true" | "false";
+        };
+        /** @description The faults the sandbox puts into the deliveries of one webhook now; what is left of the counted ones. */
+        SandboxWebhookFaults: {
+            /**
+             * Format: int32
+             * @description Seconds of real time every delivery waits before it is sent.
+             */
+            delaySeconds: number;
+            /** @description Whether every event is delivered twice. */
+            duplicate: boolean;
+            /**
+             * Format: int32
+             * @description How many of the next delivery attempts still fail on purpose.
+             */
+            failNextAttempts: number;
+            /**
+             * Format: int32
+             * @description How many events are still to be held and then sent newest first (0 when the batch went out).
+             */
+            outOfOrder: number;
+            /** @description The webhook. */
+            webhookId: string;
+        };
+        /** @description The faults the sandbox puts into the deliveries of one webhook, replacing the ones set before. A field left out is off (0 or false): an empty object clears every fault. */
+        SandboxWebhookFaultsRequest: {
+            /**
+             * Format: int32
+             * @description Every delivery of the webhook waits this many seconds of real time (not of the sandbox clock) before it is sent. 0: none.
+             */
+            delaySeconds?: number;
+            /** @description Every event is delivered twice: the same notification body is sent a second time right after the receiver accepted it, as Adyen may. */
+            duplicate?: boolean;
+            /**
+             * Format: int32
+             * @description The next this many delivery attempts are not sent and count as failed (recorded as an error, `hasError` set), so the retry schedule runs. The count goes down with each attempt.
+             */
+            failNextAttempts?: number;
+            /**
+             * Format: int32
+             * @description The next this many events queued for the webhook are held until all of them are queued, then go out newest first (the newest of the batch first, the oldest last). Then the fault is off. 0: none. Clearing the fault releases held events in their order.
+             */
+            outOfOrder?: number;
+        };
         /** @description The size of the shopper device screen, in pixels. */
         ScreenDimensions: {
             /**
@@ -5001,7 +5145,7 @@ export interface components {
             deliveryAddress?: components["schemas"]["DeliveryAddress"];
             /** @description The installments the shopper chose in the card component. Accepted; no effect in this service. */
             installments?: components["schemas"]["Installments"];
-            /** @description The order the component holds. Accepted; no effect in this service (a session payment pays the session's whole amount). */
+            /** @description The order of the session's earlier partial payments (the session's orders operation creates it). The payment then pays what the order still needs, a gift card as much of it as its balance covers. */
             order?: components["schemas"]["EncryptedOrderData"];
             /** @description The origin of the shopper's page. Accepted; no effect in this service. */
             origin?: string;
@@ -5024,6 +5168,8 @@ export interface components {
         SessionPaymentResponse: {
             /** @description What the shopper or client must do next, as for the payments operation. */
             action?: components["schemas"]["CheckoutAwaitAction"] | components["schemas"]["CheckoutBankTransferAction"] | components["schemas"]["CheckoutDelegatedAuthenticationAction"] | components["schemas"]["CheckoutNativeRedirectAction"] | components["schemas"]["CheckoutQrCodeAction"] | components["schemas"]["CheckoutRedirectAction"] | components["schemas"]["CheckoutSdkAction"] | components["schemas"]["CheckoutThreeDS2Action"] | components["schemas"]["CheckoutVoucherAction"];
+            /** @description The order the payment was made towards, as it stands after it: while its `remainingAmount` is above zero the session is not paid yet, and the next payment sends the order back. */
+            order?: components["schemas"]["CheckoutOrderResponse"];
             /** @description The reference of the payment. */
             pspReference?: string;
             /** @description Why the payment was refused. */
@@ -5928,6 +6074,15 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /** @description Not found (000): no such webhook of your company, or the sandbox operations are disabled in production mode. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
         /** @description The body is larger than the server accepts (29_100). */
         PayloadTooLarge: {
             headers: {
@@ -6061,6 +6216,11 @@ export interface components {
          * @example M5N7TQ4TG5PFWR50
          */
         StoredPaymentMethodId: string;
+        /**
+         * @description The `id` of a webhook of your company (merchant or company level), as the Management API's webhook operations return it.
+         * @example S2-6A6C2E3A7D5F
+         */
+        WebhookId: string;
     };
     requestBodies: never;
     headers: {
@@ -6981,6 +7141,132 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    triggerSandboxEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The `pspReference` of the payment, as returned by the payments operation.
+                 * @example 993617894906488A
+                 */
+                paymentPspReference: components["parameters"]["PaymentPspReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was queued with the change that goes with it. */
+            202: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The event does not fit the payment's state (`22_030`: nothing captured to fail, the offer no longer waits for the shopper, …), the payment is unknown (`167`), or a field is not valid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `id` of a webhook of your company (merchant or company level), as the Management API's webhook operations return it.
+                 * @example S2-6A6C2E3A7D5F
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook's faults. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookFaults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setSandboxWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key, unique per message, that makes the request safe to retry: 1 to 64 printable ASCII characters (a UUID is recommended). A repeat with the same key and body returns the first response without doing anything again; a repeat while the first is still running, or with a different body, gets 422 with error code 704. Keys belong to the API credential that sent them (any of its keys, also after a rotation): another credential, even of the same company, neither replays nor blocks them. This is stricter than Adyen, which scopes keys to the company account, so that two users of one account could read each other's stored responses. A replay is answered only to a caller that passes the operation's authorization again (roles, merchant account). Stored responses expire 31 days after the first request (on the company's sandbox clock) and are then purged; a later repeat is processed as new. Longer or malformed keys get 400.
+                 * @example 37bdf9a2-5c7b-4d43-8c2b-64cbd6f4c3a1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The `id` of a webhook of your company (merchant or company level), as the Management API's webhook operations return it.
+                 * @example S2-6A6C2E3A7D5F
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxWebhookFaultsRequest"];
+            };
+        };
+        responses: {
+            /** @description The faults are in place. */
+            200: {
+                headers: {
+                    "Idempotency-Key": components["headers"]["IdempotencyKey"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookFaults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];

@@ -3,4 +3,4 @@ import type { Browser, LaunchOptions } from 'playwright-core';
 
 export function chromiumDir(): string;
 export function chromiumLaunchOptions(): Promise<LaunchOptions & { executablePath: string }>;
-export function launchChromium(): Promise<Browser>;
+export function launchChromium(extraArgs?: string[]): Promise<Browser>;

@@ -119,9 +119,10 @@ export async function chromiumLaunchOptions() {
   };
 }
 
-/** Launches headless Chromium; a failure says what failed and what to do. */
-export async function launchChromium() {
-  const options = await chromiumLaunchOptions();
+/** Launches headless Chromium with any extra command-line flags; a failure says what failed and what to do. */
+export async function launchChromium(extraArgs = []) {
+  const launchOptions = await chromiumLaunchOptions();
+  const options = { ...launchOptions, args: [...launchOptions.args, ...extraArgs] };
   try {
     return await chromium.launch(options);
   } catch (error) {

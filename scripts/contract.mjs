@@ -22,12 +22,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 const USAGE = `usage: npm run contract -- --checkout-url <url> --management-url <url> --api-key <key>
-         [--operations <operationId,…>] [--seed <n>|random] [--valid-count <n>] [--only examples|generated]
+         [--clientside-url <url>] [--operations <operationId,…>] [--seed <n>|random] [--valid-count <n>]
+         [--only examples|generated]
 
   --checkout-url     the checkout base address, e.g. http://localhost:8080/checkout/v71
   --management-url   the management base address, e.g. http://localhost:8080/management/v3
   --api-key          an API key with every role of the demo company's data set
                      (or CONTRACT_CHECKOUT_URL, CONTRACT_MANAGEMENT_URL, CONTRACT_API_KEY)
+  --clientside-url   the client-side base address (default: /checkoutshopper/test on the
+                     checkout address's host); its operations are called with the demo merchant
+                     credential's client key, read with the API key, and left out when the key
+                     cannot read it
   --operations       only these operations (comma-separated operationIds)
   --seed             the generated tests' seed (default: fixed; "random" explores; the seed is printed)
   --valid-count      valid generated requests per operation (default 3)
@@ -38,6 +43,7 @@ export function parseArgs(argv, env = process.env) {
     checkoutUrl: env.CONTRACT_CHECKOUT_URL,
     managementUrl: env.CONTRACT_MANAGEMENT_URL,
     apiKey: env.CONTRACT_API_KEY,
+    clientsideUrl: env.CONTRACT_CLIENTSIDE_URL,
     operations: undefined,
     seed: undefined,
     validCount: undefined,
@@ -48,6 +54,7 @@ export function parseArgs(argv, env = process.env) {
     '--checkout-url': 'checkoutUrl',
     '--management-url': 'managementUrl',
     '--api-key': 'apiKey',
+    '--clientside-url': 'clientsideUrl',
     '--operations': 'operations',
     '--seed': 'seed',
     '--valid-count': 'validCount',
@@ -74,12 +81,15 @@ export function parseArgs(argv, env = process.env) {
   ]) {
     if (!options[key]) throw new Error(`${flag} is required`);
   }
-  for (const key of ['checkoutUrl', 'managementUrl']) {
+  // This server's layout: the client-side area beside checkout on the same host.
+  if (!options.clientsideUrl && URL.canParse(options.checkoutUrl)) options.clientsideUrl = new URL('/checkoutshopper/test', options.checkoutUrl).href;
+  const flags = { checkoutUrl: '--checkout-url', managementUrl: '--management-url', clientsideUrl: '--clientside-url' };
+  for (const key of ['checkoutUrl', 'managementUrl', 'clientsideUrl']) {
     try {
       const url = new URL(options[key]);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
     } catch {
-      throw new Error(`${key === 'checkoutUrl' ? '--checkout-url' : '--management-url'} must be an http(s) URL, not ${options[key]}`);
+      throw new Error(`${flags[key]} must be an http(s) URL, not ${options[key]}`);
     }
     options[key] = options[key].replace(/\/+$/, '');
   }
@@ -98,7 +108,8 @@ export function parseArgs(argv, env = process.env) {
 /** Jest's configuration without the repo's test-only parts: no dist/ build, no loopback-only guard (a deployment may be anywhere). */
 async function jestConfig() {
   const { default: config } = await import(pathToFileURL(join(root, 'jest.config.js')).href);
-  const { globalSetup: _build, setupFiles: _loopbackOnly, ...rest } = config;
+  // Not the suite's build, loopback guard or engine choice (a PostgreSQL run leaves engine-independent files out).
+  const { globalSetup: _build, setupFiles: _loopbackOnly, testPathIgnorePatterns: _engineRun, ...rest } = config;
   return { ...rest, rootDir: root, testTimeout: 180_000 };
 }
 
@@ -147,6 +158,7 @@ export async function main(argv = process.argv.slice(2)) {
     CONTRACT_CHECKOUT_URL: options.checkoutUrl,
     CONTRACT_MANAGEMENT_URL: options.managementUrl,
     CONTRACT_API_KEY: options.apiKey,
+    CONTRACT_CLIENTSIDE_URL: options.clientsideUrl,
     CONTRACT_REPORT_FILE: join(scratch, 'generated-report.json'),
     ...(options.seed !== undefined && { CONTRACT_SEED: options.seed }),
     ...(options.validCount !== undefined && { CONTRACT_VALID_COUNT: options.validCount }),
@@ -156,7 +168,7 @@ export async function main(argv = process.argv.slice(2)) {
   const lines = [];
   let failed = false;
   try {
-    console.log(`contract: ${options.checkoutUrl} and ${options.managementUrl}`);
+    console.log(`contract: ${options.checkoutUrl}, ${options.managementUrl} and ${options.clientsideUrl}`);
     if (options.only !== 'generated') {
       // Example test names: "… against a deployment When <operationId> <scenario> → <status> is replayed, …"
       const { status, report } = runJest(config, 'test/contract/examples.test.ts', `against a deployment When ${ops} `, env, join(scratch, 'examples.json'));
@@ -170,7 +182,7 @@ export async function main(argv = process.argv.slice(2)) {
       const { status, report } = runJest(
         config,
         'test/contract/generated/deployment.test.ts',
-        `against a deployment When (checkout|management) ${ops} gets`,
+        `against a deployment When (checkout|management|clientside) ${ops} gets`,
         env,
         join(scratch, 'generated.json'),
       );
@@ -181,7 +193,7 @@ export async function main(argv = process.argv.slice(2)) {
       try {
         const generated = JSON.parse(readFileSync(env.CONTRACT_REPORT_FILE, 'utf8'));
         const sum = (f) => generated.reports.reduce((n, r) => n + f(r), 0);
-        requests = ` (seed ${generated.seed}: ${sum((r) => r.valid + r.invalid)} requests, ${sum((r) => r.valid)} valid, ${sum((r) => r.invalid)} invalid; ${sum((r) => r.problems.length)} problems, ${sum((r) => r.known.length)} known findings)`;
+        requests = ` (seed ${generated.seed}: ${sum((r) => r.valid + r.invalid)} requests, ${sum((r) => r.valid)} valid, ${sum((r) => r.invalid)} invalid; ${sum((r) => r.problems.length)} problems, ${sum((r) => r.known.length)} known findings)${generated.skipped ? `; ${generated.skipped}` : ''}`;
       } catch {
         // no report: the run did not get that far
       }

@@ -15,6 +15,7 @@ const LONGEST = [
   'test/system/shutdown.test.ts',
   'test/system/two-instances.test.ts',
   'test/contract/examples.test.ts',
+  'test/contract/examples-mock.test.ts',
   'test/tooling/spec-diff.test.ts',
 ];
 

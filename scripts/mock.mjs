@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm run mock`: Prism serves both bundled specs as contract mocks, behind a small proxy that
+// `npm run mock`: Prism serves the three bundled specs as contract mocks, behind a small proxy that
 // gives them the server's address shape:
 //   checkout   http://127.0.0.1:4010/checkout/v71    (MOCK_CHECKOUT_PORT)
+//   client-side http://127.0.0.1:4010/checkoutshopper/test (Adyen Web's `_environmentUrls.api`;
+//              answers the spec's examples: no secured fields, no session state)
 //   management http://127.0.0.1:4020/management/v3   (MOCK_MANAGEMENT_PORT)
 //   API reference http://127.0.0.1:4010/docs (both ports serve it; "Try it" goes to the mock)
-// Paths without the prefix keep working. Send `Prefer: example=<scenario>` (or `code=<status>`)
+// Checkout and management paths without the prefix keep working. Send `Prefer: example=<scenario>` (or `code=<status>`)
 // to pick a spec example: docs/mock-scenarios.md lists them. An invalid request is answered with
 // an error naming the actual violations (Prism's `sl-violations`), not the spec's example error.
 import { spawn, execFileSync } from 'node:child_process';
@@ -24,6 +26,8 @@ const AREAS = [
   { area: 'checkout', base: BASE_PATHS.checkout, port: Number(process.env.MOCK_CHECKOUT_PORT ?? 4010) },
   { area: 'management', base: BASE_PATHS.management, port: Number(process.env.MOCK_MANAGEMENT_PORT ?? 4020) },
 ];
+// The client-side area shares the checkout port, as it shares the server's origin.
+const CLIENTSIDE = { area: 'clientside', base: BASE_PATHS.clientside };
 const started = Date.now();
 const progress = (message) => console.log(`[mock ${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
 
@@ -75,7 +79,7 @@ function serveDocs(req, res, docs, baseUrl) {
   const path = new URL(req.url, 'http://mock').pathname.replace(/\/+$/, '') || '/';
   const send = (status, type, body) => res.writeHead(status, { 'content-type': type }).end(body);
   if (path === '/docs') return (send(200, 'text/html; charset=utf-8', docs.landingPage({ kind: 'mock', baseUrl, credentials: [] })), true);
-  const page = /^\/docs\/(checkout|management)$/.exec(path);
+  const page = /^\/docs\/(checkout|management|clientside)$/.exec(path);
   if (page) {
     // Rendered once per area: the first view lists every operation.
     pages[page[1]] ??= docs.loadMarkdown().then(() => docs.referencePage(page[1], { kind: 'mock', baseUrl, credentials: [] }));
@@ -85,7 +89,7 @@ function serveDocs(req, res, docs, baseUrl) {
     );
     return true;
   }
-  const spec = /^\/docs\/(checkout|management)\/openapi\.json$/.exec(path);
+  const spec = /^\/docs\/(checkout|management|clientside)\/openapi\.json$/.exec(path);
   if (spec) return (send(200, 'application/json', docs.docsSpec(spec[1], baseUrl[spec[1]])), true);
   if (path.startsWith('/docs/assets/')) {
     // Scalar's build, compressed and cached as the server sends it (docsAsset in server/docs/pages.ts).
@@ -98,13 +102,20 @@ function serveDocs(req, res, docs, baseUrl) {
   return false;
 }
 
-/** The public port of an area: docs, then the request (its base path stripped) to Prism, with invalid-request errors explained. */
-function proxy({ area, base, port }, prismPort, docs, baseUrl) {
+/**
+ * The public port of an area: docs, then the request to Prism (its base path stripped), with
+ * invalid-request errors explained. `areas` are the Prisms behind the port: the first whose base
+ * path starts the request's takes it; a path without any goes to the port's own area.
+ */
+function proxy({ area, port }, areas, docs, baseUrl) {
   const server = http.createServer((req, res) => {
     // Prism logs no request (scripts/prism.mjs says why): with MOCK_VERBOSE the proxy says each one.
     if (verbose) res.on('finish', () => console.log(`[${area}] ${req.method} ${req.url} → ${res.statusCode}`));
     if (req.url.startsWith('/docs') && serveDocs(req, res, docs, baseUrl)) return;
-    const path = req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`) ? req.url.slice(base.length) || '/' : req.url;
+    const within = ({ base }) => req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`);
+    const target = areas.find(within);
+    const path = target ? req.url.slice(target.base.length) || '/' : req.url;
+    const prismPort = (target ?? areas.find((a) => a.area === area)).prismPort;
     const upstream = http.request(
       { host: '127.0.0.1', port: prismPort, method: req.method, path, headers: { ...req.headers, host: `127.0.0.1:${prismPort}` } },
       (answer) => {
@@ -224,20 +235,24 @@ try {
   const docs = await loadDocsPages();
   const [checkout, management] = AREAS;
   const baseUrl = { checkout: `http://${host}:${checkout.port}${checkout.base}`, management: `http://${host}:${management.port}${management.base}` };
-  progress('starting Prism for checkout and management…');
-  const prismPorts = await Promise.all(
-    AREAS.map(async (area) => {
-      const port = await startPrism(area, children);
+  const clientsideUrl = `http://${host}:${checkout.port}${CLIENTSIDE.base}`;
+  baseUrl.clientside = clientsideUrl;
+  progress('starting Prism for checkout, client-side and management…');
+  const prisms = await Promise.all(
+    [...AREAS, CLIENTSIDE].map(async (area) => {
+      const prismPort = await startPrism(area, children);
       progress(`Prism (${area.area}) ready`);
-      return port;
+      return { ...area, prismPort };
     }),
   );
-  proxies.push(...(await Promise.all(AREAS.map((area, i) => proxy(area, prismPorts[i], docs, baseUrl)))));
+  const [checkoutPrism, managementPrism, clientsidePrism] = prisms;
+  proxies.push(await proxy(checkout, [checkoutPrism, clientsidePrism], docs, baseUrl), await proxy(management, [managementPrism], docs, baseUrl));
   console.log(
     [
       `Mock ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Prism, any X-API-Key is accepted):`,
       `  checkout:      ${baseUrl.checkout}`,
       `  management:    ${baseUrl.management}`,
+      `  client-side:   ${clientsideUrl}/ (Adyen Web's _environmentUrls.api; examples only, no secured fields)`,
       `  API reference: http://${host}:${checkout.port}/docs`,
       `  scenarios:     Prefer: example=<name> or Prefer: code=<status> (docs/mock-scenarios.md)`,
       `  Each request and Prism's validation messages: MOCK_VERBOSE=1. Ctrl-C stops the mock.`,

@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 
-/** @param {{ root: string, area: 'checkout' | 'management', port: number, host?: string, level?: 'fatal' | 'warn' | 'info' }} options */
+/** @param {{ root: string, area: 'checkout' | 'management' | 'clientside', port: number, host?: string, level?: 'fatal' | 'warn' | 'info' }} options */
 export function prismArgs({ root, area, port, host = '127.0.0.1', level = 'fatal' }) {
   return [
     join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),

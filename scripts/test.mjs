@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: the suite on SQLite and on PostgreSQL (npm run test:sqlite and test:pg), both run
-// to the end even when one fails. dist/ is built once first, then the two runs go at the same
-// time: much of a test's time is spent waiting (for a server process, Prism, a timer, an fsync),
-// which the other run's work fills. Each run's output is shown as it comes, its lines prefixed
-// with the engine; at the end each run's counts, the ten slowest files of both and, on its own
-// last line, `N passed, N failed` over both runs (a file that failed without a failing test, or a
-// run that did not finish, counts as one failed). Exits 1 if either run failed.
+// to the end even when one fails. dist/ is built once first, then the SQLite run, then the
+// PostgreSQL run, each with two jest workers. The suite is bound by the two cores' CPU: running
+// both at once (TEST_CONCURRENT=1) saved little and, on a busy machine, made timing-bound tests
+// (shutdown, two instances, the contract command) fail. Each run's output is shown as it comes,
+// its lines prefixed with the engine; at the end each run's counts, the ten slowest files of both
+// and, on its own last line, `N passed, N failed` over both runs (a file that failed without a
+// failing test, or a run that did not finish, counts as one failed). Exits 1 if either run failed.
 //
 //   npm test -- <jest arguments>     passed to both runs (a path, -t <name>, …)
-//   TEST_SEQUENTIAL=1 npm test       one run after the other (the SQLite run first)
+//   TEST_CONCURRENT=1 npm test       both runs at the same time
+//   TEST_WORKERS=<n> npm test        jest workers per run (default 2)
 //   SKIP_BUILD=1 npm test            reuse dist/
 //
 // `node scripts/test.mjs --checks` is `npm test`'s pretest: lint beside typecheck, then
@@ -78,6 +80,7 @@ const halves = [
   { engine: 'sqlite', script: 'test:sqlite' },
   { engine: 'postgres', script: 'test:pg' },
 ];
+const sequential = process.env.TEST_CONCURRENT !== '1';
 const width = Math.max(...halves.map((h) => h.engine.length));
 
 /** One engine's jest run: its exit code, its summary (scripts/jest-slowest-files.mjs writes it at the end) and its time. */
@@ -88,7 +91,7 @@ async function run(half) {
   const code = await npmRun(half.script, {
     prefix: `[${half.engine}]`.padEnd(width + 3),
     args,
-    env: { ...process.env, SKIP_BUILD: '1', TEST_SUMMARY_FILE: summaryFile },
+    env: { TEST_WORKERS: '2', ...process.env, SKIP_BUILD: '1', TEST_SUMMARY_FILE: summaryFile },
   });
   let summary;
   try {
@@ -100,7 +103,7 @@ async function run(half) {
 }
 
 const results = [];
-if (process.env.TEST_SEQUENTIAL === '1') for (const half of halves) results.push(await run(half));
+if (sequential) for (const half of halves) results.push(await run(half));
 else results.push(...(await Promise.all(halves.map(run))));
 rmSync(scratch, { recursive: true, force: true });
 

@@ -3,12 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkCaller, checkPathScope, checkRequestScope } from './kernel/auth/policy.js';
 import { hosted3ds } from './checkout/payments/hosted-3ds.js';
+import { LIBRARY_IMAGES_BASE, LIBRARY_TRANSLATIONS_BASE, libraryImages, libraryTranslations } from './checkout/secured-fields/library-assets.js';
+import { SECURED_FIELDS_BASE, securedFieldsPage } from './checkout/secured-fields/secured-fields-page.js';
+import { BARCODE_PATH, barcodeImage } from './checkout/hosted-assets/barcode-image.js';
 import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
 import { apiDocs } from './docs/docs.js';
 import type { Deps } from './kernel/deps.js';
-import { areaOf, CHECKOUT_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
-import { authentication } from './kernel/http/auth.js';
+import { areaOf, baseOf, CHECKOUT_BASE, CLIENTSIDE_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
+import { authentication, clientKeyAuthentication } from './kernel/http/auth.js';
 import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
 import { errorHandler } from './kernel/http/error-handler.js';
@@ -17,7 +20,7 @@ import { freshClock } from './kernel/http/fresh-clock.js';
 import { health } from './kernel/http/health.js';
 import { refusingBeforeBody } from './kernel/http/refusal.js';
 import { requestLog } from './kernel/http/request-log.js';
-import { ApiError, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
+import { ApiError, type Area, ERR_NOT_FOUND_ROUTE, ERR_UNEXPECTED_BODY, ERR_UPLOAD_TOO_LARGE } from './kernel/errors.js';
 import { Commands, idempotencyKeyHeader } from './kernel/idempotency.js';
 import { jsonBody } from './kernel/http/json-body.js';
 import { RateLimiter } from './kernel/http/rate-limit.js';
@@ -32,7 +35,7 @@ import { DEMO } from './seed.js';
 type SpecDocument = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
 
 /** The bundled documents the server validates against (generated/<area>.json: the bundle of spec/, as JSON). */
-export function loadSpec(area: 'checkout' | 'management'): SpecDocument {
+export function loadSpec(area: Area): SpecDocument {
   return JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as SpecDocument;
 }
 
@@ -52,7 +55,7 @@ function within(path: string, base: string): boolean {
 /** The path below the area's base, as the error messages name it. */
 function pathInArea(req: Request): string {
   const path = req.originalUrl.split('?')[0]!;
-  return path.slice((areaOf(req) === 'management' ? MANAGEMENT_BASE : CHECKOUT_BASE).length) || '/';
+  return path.slice(baseOf(areaOf(req)).length) || '/';
 }
 
 /**
@@ -116,13 +119,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const { config, store, clock, logger, metrics } = deps;
   const checkoutSpec = loadSpec('checkout');
   const managementSpec = loadSpec('management');
-  const successStatuses = new Map([...successStatusesOf(checkoutSpec), ...successStatusesOf(managementSpec)]);
+  const clientsideSpec = loadSpec('clientside');
+  const successStatuses = new Map([...successStatusesOf(checkoutSpec), ...successStatusesOf(managementSpec), ...successStatusesOf(clientsideSpec)]);
   const handlers = buildHandlers({
     ...deps,
     commands: new Commands(store, (companyId) => clock.now(companyId)),
     successStatus: (operationId) => successStatuses.get(operationId) ?? 200,
   });
-  const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec)].filter((id) => !handlers.has(id));
+  const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec), ...operationIdsOf(clientsideSpec)].filter((id) => !handlers.has(id));
   if (missing.length > 0) throw new Error(`operations without a handler: ${missing.join(', ')}`);
 
   const app = express();
@@ -140,7 +144,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // file limit plus this is refused before a byte is read.
   const uploadOverheadBytes = 64 * 1024;
   const limiter = new RateLimiter(store, config.rateLimitPerMinute);
-  const routes = { checkout: routeTable('checkout', checkoutSpec), management: routeTable('management', managementSpec) };
+  const routes = {
+    checkout: routeTable('checkout', checkoutSpec),
+    management: routeTable('management', managementSpec),
+    clientside: routeTable('clientside', clientsideSpec),
+  };
 
   const validators = (spec: SpecDocument) =>
     fasterValidator({
@@ -215,7 +223,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // first asked for, and the other area's then follows once that first answer is sent: a
   // starting server answers its first request without loading both, and is warm for both soon
   // after. Nothing is loaded by building the app.
-  const validator = { checkout: lazyValidator(() => validators(checkoutSpec)), management: lazyValidator(() => validators(managementSpec)) };
+  const validator = {
+    checkout: lazyValidator(() => validators(checkoutSpec)),
+    management: lazyValidator(() => validators(managementSpec)),
+    clientside: lazyValidator(() => validators(clientsideSpec)),
+  };
   const warmOther = (area: 'checkout' | 'management'): RequestHandler => {
     const other = area === 'checkout' ? validator.management : validator.checkout;
     return (_req, res, next) => {
@@ -225,10 +237,33 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   };
   const checkoutApi = chain(warmOther('checkout'), ...auth, idempotencyKeyHeader, ...body, validator.checkout.handler, dispatch);
   const managementApi = chain(warmOther('management'), ...auth, discardUnadoptedUploads, ...body, validator.management.handler, dispatch);
+  // What Adyen's web library calls from the shopper's page: a client key only, from an allowed origin.
+  const clientsideApi = chain(
+    corsPreflight,
+    refusingBeforeBody(clientKeyAuthentication(store, clock)),
+    refusingBeforeBody(corsCheck(store, config.publicBaseUrl)),
+    refusingBeforeBody(authorize),
+    // The library sends none, but a page may: it is checked as on checkout, whose commands these reuse.
+    idempotencyKeyHeader,
+    ...body,
+    validator.clientside.handler,
+    dispatch,
+  );
+  // The secured-fields page sits under the client-side base but is a page: the browser loads it
+  // into an iframe with the client key in its path, without an Origin or a JSON body.
+  // So is the picture of a QR code the library shows (an image, loaded without an Origin).
+  const securedFields = securedFieldsPage(store, clock);
+  const barcode = barcodeImage(store, clock);
   app.use((req, res, next) => {
     const path = req.path;
+    if (within(path, SECURED_FIELDS_BASE)) return securedFields(req, res, next);
+    // The library's images and translations: public, as on Adyen's CDN.
+    if (within(path, LIBRARY_IMAGES_BASE)) return libraryImages(req, res);
+    if (within(path, LIBRARY_TRANSLATIONS_BASE)) return libraryTranslations(req, res);
+    if (path === BARCODE_PATH) return barcode(req, res, next);
     if (within(path, CHECKOUT_BASE)) return checkoutApi(req, res, next);
     if (within(path, MANAGEMENT_BASE)) return managementApi(req, res, next);
+    if (within(path, CLIENTSIDE_BASE)) return clientsideApi(req, res, next);
     // Pages and probes take no credential: nothing to check before their body.
     letBodyCome(req, res);
     next();

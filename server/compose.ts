@@ -1,4 +1,5 @@
 import { closeExpiredOrders } from './checkout/orders/orders.domain.js';
+import { sendDueDisputeEvents } from './checkout/disputes/disputes.domain.js';
 import { settleDueCaptures } from './checkout/payments/authorisation.js';
 import { settleDuePayments } from './checkout/payments/payments.domain.js';
 import { type AdjustableClock, type Clock, SandboxClocks, systemClock } from './kernel/clock.js';
@@ -84,7 +85,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       clock,
       vault,
       logger,
-      dueWork: [settleDueCaptures, settleDuePayments, closeExpiredOrders],
+      dueWork: [settleDueCaptures, settleDuePayments, closeExpiredOrders, sendDueDisputeEvents],
       onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
     },
     dispatcherOptionsFrom(config),

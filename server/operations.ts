@@ -5,7 +5,11 @@ import * as modifications from './checkout/modifications/modifications.js';
 import * as orders from './checkout/orders/orders.js';
 import * as payments from './checkout/payments/payments.js';
 import * as sandbox from './checkout/sandbox/sandbox.js';
+import * as webhookFaults from './checkout/sandbox/webhook-faults.js';
 import * as sessions from './checkout/sessions/sessions.js';
+import * as clientSessions from './checkout/sessions/client-sessions.js';
+import * as analytics from './checkout/analytics/analytics.js';
+import * as paymentStatus from './checkout/payments/payment-status.js';
 import * as paymentMethods from './checkout/payment-methods/payment-methods.js';
 import * as recurring from './checkout/stored-methods/recurring.js';
 import * as donations from './checkout/donations/donations.js';
@@ -44,7 +48,7 @@ const STORES_WRITE = [ROLES.storesReadWrite];
 const TERMINALS_READ = [ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
 
 /**
- * Every operation of both specs, by operationId: the join key of spec, handler, test and
+ * Every operation of the three specs, by operationId: the join key of spec, handler, test and
  * examples. `satisfies` makes an operation without a handler a type error.
  */
 export const OPERATIONS = {
@@ -77,6 +81,9 @@ export const OPERATIONS = {
   originKeys: { requires: CHECKOUT_ROLES, scope: 'self', handler: utility.originKeys },
   getSandboxClock: { requires: 'authenticated', scope: 'self', handler: sandbox.getSandboxClock },
   advanceSandboxClock: { requires: 'authenticated', scope: 'ownCompany', handler: sandbox.advanceSandboxClock },
+  triggerSandboxEvent: { requires: 'authenticated', scope: 'ownCompany', handler: sandbox.triggerSandboxEvent },
+  getSandboxWebhookFaults: { requires: 'authenticated', scope: 'ownCompany', handler: webhookFaults.getSandboxWebhookFaults },
+  setSandboxWebhookFaults: { requires: 'authenticated', scope: 'ownCompany', handler: webhookFaults.setSandboxWebhookFaults },
   donations: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: donations.donations },
   getApplePaySession: { requires: CHECKOUT_ROLES, scope: 'resource', handler: utility.getApplePaySession },
   validateShopperId: { requires: CHECKOUT_ROLES, scope: 'merchantBody', handler: utility.validateShopperId },
@@ -158,6 +165,24 @@ export const OPERATIONS = {
   testCompanyWebhook: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.testCompanyWebhook },
   listCompanyWebhookEvents: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.listCompanyWebhookEvents },
   resendCompanyWebhookEvent: { requires: [ROLES.webhooksReadWrite], scope: 'company', handler: webhooks.resendCompanyWebhookEvent },
+  // Client-side (spec/clientside): a client key from an allowed origin, never an API key.
+  setupSession: { requires: CHECKOUT_ROLES, scope: 'sessionPath', clientKey: true, handler: clientSessions.setupSession },
+  makeSessionPayment: { requires: CHECKOUT_ROLES, scope: 'sessionPath', clientKey: true, handler: clientSessions.makeSessionPayment },
+  submitSessionPaymentDetails: { requires: CHECKOUT_ROLES, scope: 'sessionPath', clientKey: true, handler: clientSessions.submitSessionPaymentDetails },
+  checkSessionPaymentMethodBalance: {
+    requires: CHECKOUT_ROLES,
+    scope: 'sessionPath',
+    clientKey: true,
+    handler: clientSessions.checkSessionPaymentMethodBalance,
+  },
+  createSessionOrder: { requires: CHECKOUT_ROLES, scope: 'sessionPath', clientKey: true, handler: clientSessions.createSessionOrder },
+  cancelSessionOrder: { requires: CHECKOUT_ROLES, scope: 'sessionPath', clientKey: true, handler: clientSessions.cancelSessionOrder },
+  // The payment named by the action's paymentData is checked by the use case (`resource`).
+  checkPaymentStatus: { requires: CHECKOUT_ROLES, scope: 'resource', clientKey: true, handler: paymentStatus.checkPaymentStatus },
+  binLookup: { requires: CHECKOUT_ROLES, scope: 'self', clientKey: true, handler: paymentMethods.binLookup },
+  submitThreeDS2Fingerprint: { requires: CHECKOUT_ROLES, scope: 'resource', clientKey: true, handler: payments.submitThreeDS2Fingerprint },
+  setUpAnalytics: { requires: 'authenticated', scope: 'self', clientKey: true, handler: analytics.setUpAnalytics },
+  sendAnalyticsEvents: { requires: 'authenticated', scope: 'self', clientKey: true, handler: analytics.sendAnalyticsEvents },
   // Stores, terminals and terminal logos. A store or terminal named in the body or query is
   // checked by the use case (`resource`): lists show only what the credential reaches.
   listStores: { requires: STORES_READ, scope: 'resource', handler: stores.listStores },

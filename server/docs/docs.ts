@@ -5,6 +5,7 @@ import {
   docsAsset,
   docsSpec,
   type DocsArea,
+  DOCS_AREAS,
   type DocsCredential,
   type DocsSite,
   type Encoded,
@@ -23,14 +24,14 @@ function baseOf(req: Request, publicBaseUrl: string): string {
 const send = (res: Response, answer: DocsAnswer) => res.status(answer.status).set(answer.headers).end(answer.body);
 
 /**
- * GET /docs (a landing page), /docs/checkout and /docs/management (Scalar), their specs and
+ * GET /docs (a landing page), /docs/checkout, /docs/management and /docs/clientside (Scalar), their specs and
  * Scalar's browser build (/docs/assets/<version>/…, compressed, cached for a year), all served
  * by this process.
  */
 export function apiDocs(options: { publicBaseUrl: string; credentials: DocsCredential[] }): Router {
   const router = Router();
   const specs = new Map<string, Promise<Encoded>>();
-  const area = (name: string): DocsArea | undefined => (name === 'checkout' || name === 'management' ? name : undefined);
+  const area = (name: string): DocsArea | undefined => ((DOCS_AREAS as readonly string[]).includes(name) ? (name as DocsArea) : undefined);
   router.get('/docs/assets/*file', async (req, res) => {
     const file = req.params.file.join('/');
     send(res, await docsAsset(file, req.get('accept-encoding')));
@@ -39,7 +40,7 @@ export function apiDocs(options: { publicBaseUrl: string; credentials: DocsCrede
     const base = baseOf(req, options.publicBaseUrl);
     return {
       kind: 'server',
-      baseUrl: { checkout: `${base}${AREA_BASE.checkout}`, management: `${base}${AREA_BASE.management}` },
+      baseUrl: { checkout: `${base}${AREA_BASE.checkout}`, management: `${base}${AREA_BASE.management}`, clientside: `${base}${AREA_BASE.clientside}` },
       credentials: options.credentials,
     };
   };

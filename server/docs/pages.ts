@@ -16,20 +16,22 @@ export { loadMarkdown } from './first-view.js';
  * Scalar's browser build from node_modules, the spec from generated/; no fonts, telemetry,
  * proxy, AI agent or MCP, so no request leaves the machine.
  *
- * What makes the pages fast (bench/docs.mjs measures it): the ESM build of Scalar (the page
- * needs 2.8 MB of its modules at first, against 4.4 MB for the classic standalone.js; the rest,
- * such as the "Try it" client, loads when used), every module of its static import graph named in
- * `<link rel="modulepreload">` so that they download at once instead of one import level after
- * another, the spec preloaded beside them, and the assets compressed once per process (brotli or
- * gzip) and served under the package version with a year-long immutable cache.
+ * What makes the pages fast (bench/docs.mjs measures it): the first view (first-view.ts) is
+ * server-rendered and painted at once; Scalar's standalone build, one script, starts after that
+ * first paint, preloaded beside the spec so that both download while the first view shows; the
+ * assets are compressed once per process (brotli or gzip) and served under the package version with
+ * a year-long immutable cache. The package is held at the last release whose packages declare
+ * Node 20 (`engines`), which ships the classic standalone build only.
  */
-export type DocsArea = 'checkout' | 'management';
-export const DOCS_AREAS: readonly DocsArea[] = ['checkout', 'management'];
+export type DocsArea = 'checkout' | 'management' | 'clientside';
+export const DOCS_AREAS: readonly DocsArea[] = ['checkout', 'management', 'clientside'];
 export const AREA_BASE: Record<DocsArea, string> = BASE_PATHS;
-const TITLE: Record<DocsArea, string> = { checkout: 'Checkout API v71', management: 'Management API v3' };
+const TITLE: Record<DocsArea, string> = { checkout: 'Checkout API v71', management: 'Management API v3', clientside: 'Client-side API (Adyen Web)' };
+/** The security scheme "Try it" opens with: an API key in a header, or (client-side) a client key in the query. */
+const SECURITY_SCHEME: Record<DocsArea, string> = { checkout: 'ApiKeyAuth', management: 'ApiKeyAuth', clientside: 'ClientKeyAuth' };
 
-/** Scalar's ESM browser build: this module and the chunks it imports, in dist/browser/. */
-const SCALAR_ENTRY = 'standalone.esm.js';
+/** Scalar's browser build, one classic script in dist/browser/ that defines `window.Scalar`. */
+const SCALAR_ENTRY = 'standalone.js';
 /** Below this address, then the package version, then the file in dist/browser/. */
 const ASSET_PREFIX = '/docs/assets/';
 
@@ -39,8 +41,6 @@ interface ScalarBuild {
   version: string;
   /** `/docs/assets/<version>/`: the address of `dir`, new with every version of the package. */
   base: string;
-  /** The entry and every chunk it imports statically (not the lazily imported ones), largest first. */
-  graph: string[];
 }
 
 let build: ScalarBuild | undefined;
@@ -50,28 +50,8 @@ function scalarBuild(): ScalarBuild {
   const dist = dirname(require.resolve('@scalar/api-reference'));
   const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
   const dir = join(dist, 'browser');
-  // Largest first: the browser fetches six at a time over HTTP/1.1 and evaluates none before the
-  // last has arrived, so the long downloads should not wait for a free connection.
-  const graph = staticImports(dir, SCALAR_ENTRY)
-    .map((file) => ({ file, size: statSync(join(dir, file)).size }))
-    .sort((a, b) => b.size - a.size)
-    .map(({ file }) => file);
-  build = { dir, version, base: `${ASSET_PREFIX}${encodeURIComponent(version)}/`, graph };
+  build = { dir, version, base: `${ASSET_PREFIX}${encodeURIComponent(version)}/` };
   return build;
-}
-
-/** The modules `entry` imports, directly or not, through static `import … from "./x.js"` (not `import()`). */
-function staticImports(dir: string, entry: string): string[] {
-  const found = [entry];
-  for (let i = 0; i < found.length; i++) {
-    const file = found[i]!;
-    const source = readFileSync(join(dir, file), 'utf8');
-    for (const [, specifier] of source.matchAll(/(?:\bfrom|\bimport)\s*["'`](\.\.?\/[^"'`]+)["'`]/g)) {
-      const target = join(dirname(file), specifier!).split(sep).join('/');
-      if (!found.includes(target)) found.push(target);
-    }
-  }
-  return found;
 }
 
 export interface DocsCredential {
@@ -91,6 +71,11 @@ export interface DocsSite {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** What "Try it" on the client-side area needs: a client key, not an API key. */
+const CLIENT_KEY_NOTE =
+  '**Try it** sends requests to this sandbox with a client key in the `clientKey` query parameter (`token` for the BIN lookup), ' +
+  "as Adyen's web library does: the demo merchant credential's is in `GET /management/v3/merchants/DemoMerchantECOM/apiCredentials/S2-DEMOMERCHANT1`.";
+
 /** What "Try it" against the sandbox needs, kept short: Scalar renders this Markdown before the first operation shows. */
 function tryItNote(credentials: DocsCredential[]): string {
   const keys = credentials.map((c) => `\`${c.env}\` (\`${c.username}\`)`).join(', ');
@@ -107,7 +92,7 @@ function tryItNote(credentials: DocsCredential[]): string {
 function areaSpec(area: DocsArea, baseUrl: string, credentials?: DocsCredential[]): ReferenceSpec & { servers?: unknown } {
   const spec = JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as ReferenceSpec & { servers?: unknown };
   spec.servers = [{ url: baseUrl, description: 'This sandbox' }];
-  if (credentials && spec.info) spec.info.description = `${tryItNote(credentials)}\n\n${spec.info.description ?? ''}`;
+  if (credentials && spec.info) spec.info.description = `${area === 'clientside' ? CLIENT_KEY_NOTE : tryItNote(credentials)}\n\n${spec.info.description ?? ''}`;
   return spec;
 }
 
@@ -138,8 +123,10 @@ cannot be shown again (start with an empty database, or set the variable).</p>`;
 <h1>API reference${site.kind === 'mock' ? ' (Prism mock)' : ''}</h1>
 <ul>${links}</ul>
 <h2>Authentication</h2>${keys}
+<p>The client-side API is what Adyen's web library (Drop-in, Components) calls from the shopper's browser: a client key in
+the query authenticates it, not an API key.</p>
 <p>Each reference page renders the bundled OpenAPI document of its area (<a href="/docs/checkout/openapi.json">checkout</a>,
-<a href="/docs/management/openapi.json">management</a>).</p>
+<a href="/docs/management/openapi.json">management</a>, <a href="/docs/clientside/openapi.json">client-side</a>).</p>
 </body></html>`;
 }
 
@@ -151,12 +138,12 @@ cannot be shown again (start with an empty database, or set the variable).</p>`;
  * scripts, or if Scalar fails, the first view stays.
  */
 export function referencePage(area: DocsArea, site: DocsSite): string {
-  const { base, graph } = scalarBuild();
+  const { base } = scalarBuild();
   const specUrl = `/docs/${area}/openapi.json`;
   const spec = areaSpec(area, site.baseUrl[area], site.kind === 'server' ? site.credentials : undefined);
   const intro =
     site.kind === 'mock'
-      ? `Requests go to the Prism mock at \`${site.baseUrl[area]}\`; it accepts any \`X-API-Key\` value.`
+      ? `Requests go to the Prism mock at \`${site.baseUrl[area]}\`; it accepts any ${area === 'clientside' ? '`clientKey`' : '`X-API-Key`'} value.`
       : `Requests go to this sandbox at \`${site.baseUrl[area]}\`.`;
   const view = firstView(spec, intro);
   const firstOperation = Object.values(spec.paths)
@@ -166,23 +153,21 @@ export function referencePage(area: DocsArea, site: DocsSite): string {
     url: specUrl,
     withDefaultFonts: false,
     telemetry: false,
-    hideClientButton: true,
     showDeveloperTools: 'never',
     documentDownloadType: 'json',
     agent: { disabled: true },
     mcp: { disabled: true },
-    authentication: { preferredSecurityScheme: 'ApiKeyAuth' },
+    authentication: { preferredSecurityScheme: SECURITY_SCHEME[area] },
     persistAuth: false,
     // Lists every operation in the sidebar (the sections render as they scroll into view). It
     // costs some 15 % of the page's main-thread time; closed, the sidebar names only the tags.
     defaultOpenAllTags: true,
   };
-  // The modules first (they are evaluated before the spec is asked for), then the spec, which
-  // Scalar fetches as a plain same-origin fetch(): `as="fetch" crossorigin` matches it.
-  const preloads = [
-    ...graph.map((file) => `<link rel="modulepreload" href="${base}${file}">`),
-    `<link rel="preload" href="${specUrl}" as="fetch" crossorigin>`,
-  ].join('\n');
+  // The script first (it runs before the spec is asked for), then the spec, which Scalar fetches
+  // as a plain same-origin fetch(): `as="fetch" crossorigin` matches it.
+  const preloads = [`<link rel="preload" href="${base}${SCALAR_ENTRY}" as="script">`, `<link rel="preload" href="${specUrl}" as="fetch" crossorigin>`].join(
+    '\n',
+  );
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${TITLE[area]} reference</title><link rel="icon" href="data:,">
@@ -224,7 +209,12 @@ const drawn = () =>
 requestAnimationFrame(() => requestAnimationFrame(() =>
   setTimeout(async () => {
     try {
-      const { createApiReference } = await import('${base}${SCALAR_ENTRY}');
+      const { createApiReference } = await new Promise((resolve, reject) => {
+        const script = Object.assign(document.createElement('script'), { src: '${base}${SCALAR_ENTRY}' });
+        script.onload = () => (window.Scalar ? resolve(window.Scalar) : reject(new Error('no window.Scalar')));
+        script.onerror = () => reject(new Error('script not loaded'));
+        document.head.append(script);
+      });
       let loaded;
       const ready = new Promise((resolve) => (loaded = resolve));
       createApiReference('#app', { ...${json(configuration)}, onLoaded: () => loaded() });
@@ -264,8 +254,8 @@ const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
 /**
- * Brotli and gzip, off the event loop. Brotli at quality 6: on Scalar's entry module 10 % larger
- * than at quality 11 (144 KB against 130 KB, from 724 KB) but some 50 times faster to make.
+ * Brotli and gzip, off the event loop. Brotli at quality 6: on Scalar's script 13 % larger than at
+ * quality 11 (895 KB against 793 KB, from 3.6 MB) but some 20 times faster to make (0.3 s against 7 s).
  */
 export async function encode(raw: Buffer | string): Promise<Encoded> {
   const identity = typeof raw === 'string' ? Buffer.from(raw) : raw;
@@ -313,7 +303,7 @@ const assets = new Map<string, Promise<Encoded>>();
 
 /**
  * GET /docs/assets/<path>: Scalar's browser build. Under the package version
- * (`/docs/assets/1.72.1/standalone.esm.js`) a file is compressed and may be kept for a year; an
+ * (`/docs/assets/1.46.4/standalone.js`) a file is compressed and may be kept for a year; an
  * address without the version is redirected there; anything else is 404.
  */
 export async function docsAsset(path: string, acceptEncoding: string | undefined): Promise<DocsAnswer> {

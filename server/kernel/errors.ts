@@ -4,7 +4,8 @@
  * (spec/shared/components/schemas). Tests import the constants below.
  */
 
-export type Area = 'checkout' | 'management';
+/** The API areas; client-side calls answer errors in the checkout area's body. */
+export type Area = 'checkout' | 'management' | 'clientside';
 export type ErrorType = 'validation' | 'security' | 'configuration' | 'internal';
 
 export interface InvalidField {
@@ -104,6 +105,8 @@ export const ERR_ORDER_EXPIRED = e(422, '22_011', 'The order has expired', 'vali
 export const ERR_ORDER_CLOSED = e(422, '22_012', 'The order is no longer open', 'validation');
 export const ERR_ORDER_NOT_FOUND = e(422, '22_013', 'Order not found: pspReference and orderData do not match an order of this merchant account', 'validation');
 export const ERR_EXPIRES_AT_INVALID = e(422, '22_014', "Field 'expiresAt' must be a future time", 'validation');
+/** A sandbox event (POST /sandbox/payments/{paymentPspReference}/events) that does not fit the payment's state. */
+export const ERR_SANDBOX_EVENT_NOT_APPLICABLE = e(422, '22_030', "The event does not fit the payment's state", 'validation');
 
 // Tokens, links, sessions, forward, PayPal.
 export const ERR_TOKEN_NOT_FOUND = e(422, '800', 'Contract not found', 'validation');

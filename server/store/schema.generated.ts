@@ -94,6 +94,22 @@ export interface DeliveryAttempts {
   webhookId: string;
 }
 
+export interface Disputes {
+  companyId: string;
+  createdAt: IsoTimestamp;
+  currency: string;
+  defensePeriodEndsAt: IsoTimestamp | null;
+  dueAt: IsoTimestamp | null;
+  merchantAccount: string;
+  paymentPspReference: string;
+  pspReference: string;
+  reasonCode: string;
+  scenario: string;
+  step: Int;
+  updatedAt: IsoTimestamp;
+  value: Int;
+}
+
 export interface Donations {
   campaignId: string;
   companyId: string;
@@ -228,6 +244,7 @@ export interface Payments {
   cardBin: string;
   cardBrand: string;
   cardLastFour: string;
+  chargedBackValue: Generated<Int>;
   companyId: string;
   createdAt: IsoTimestamp;
   currency: string;
@@ -387,6 +404,15 @@ export interface WebhookDeliveries {
   webhookId: string;
 }
 
+export interface WebhookFaults {
+  delaySeconds: Int;
+  duplicate: Flag;
+  failNextAttempts: Int;
+  outOfOrder: Int;
+  updatedAt: IsoTimestamp;
+  webhookId: string;
+}
+
 export interface Webhooks {
   acceptsExpiredCertificate: Flag;
   acceptsSelfSignedCertificate: Flag;
@@ -425,6 +451,7 @@ export interface DB {
   checkoutSessions: CheckoutSessions;
   companies: Companies;
   deliveryAttempts: DeliveryAttempts;
+  disputes: Disputes;
   donations: Donations;
   events: Events;
   idempotencyKeys: IdempotencyKeys;
@@ -447,5 +474,6 @@ export interface DB {
   terminalSettings: TerminalSettings;
   users: Users;
   webhookDeliveries: WebhookDeliveries;
+  webhookFaults: WebhookFaults;
   webhooks: Webhooks;
 }

@@ -16,6 +16,7 @@ import { storesStore } from './areas/stores.js';
 import { webhooksStore } from './areas/webhooks.js';
 import { usersStore } from './areas/users.js';
 import { donationsStore } from './areas/donations.js';
+import { disputesStore } from './areas/disputes.js';
 import type { Db } from './db.js';
 import type { Merchant } from './records/accounts.js';
 
@@ -93,6 +94,7 @@ export function openTx(db: Db, lastWrites?: LastWrite[]) {
     rateLimits: rateLimitsStore(db),
     users: usersStore(db),
     donations: donationsStore(db),
+    disputes: disputesStore(db),
   };
 }
 

@@ -126,6 +126,12 @@ const onPayment =
     return { path: { paymentPspReference: psp } };
   };
 
+/** A new session, named in the path, its data in the example's body. */
+async function inSession(target: Target, c: ExampleCase): Promise<Arranged> {
+  const created = await session(target);
+  return { path: { sessionId: created.id }, body: { ...(c.body as object), sessionData: created.sessionData } };
+}
+
 async function session(target: Target): Promise<any> {
   return post(target, '/sessions', { ...base, reference: 'contract-session', amount: { currency: 'EUR', value: 1000 } });
 }
@@ -225,6 +231,43 @@ export const ARRANGE: Record<string, Arrange> = {
     const redirectResult = new URL(complete.headers.get('location')!).searchParams.get('redirectResult');
     return { path: { sessionId: created.id }, body: { ...(c.body as object), sessionData: created.sessionData, details: { redirectResult } } };
   },
+  // Client-side: the session (and its order or pending payment) made with the API key, as the merchant's server does.
+  setupSession: (target, c) => inSession(target, c),
+  makeSessionPayment: (target, c) => inSession(target, c),
+  checkSessionPaymentMethodBalance: (target, c) => inSession(target, c),
+  createSessionOrder: (target, c) => inSession(target, c),
+  // The same redirect completed as for checkout's session details, sent from the page.
+  submitSessionPaymentDetails: (target, c) => ARRANGE.sessionPaymentDetails!(target, c),
+  // The Bancontact mobile payment whose QR code the library shows, made by the merchant's server.
+  checkPaymentStatus: async (target, c) => {
+    const paid = await post(target, '/payments', {
+      merchantAccount: 'DemoMerchantECOM',
+      reference: 'contract-qr-code',
+      amount: { currency: 'EUR', value: 1000 },
+      paymentMethod: { type: 'bcmc_mobile' },
+      returnUrl: 'https://shop.example.com/return',
+    });
+    return { body: { ...(c.body as object), paymentData: paid.action.paymentData } };
+  },
+  // A native 3D Secure 2 payment waiting for its fingerprint: the full-flow card is challenged next, the frictionless one is not.
+  submitThreeDS2Fingerprint: async (target, c) => {
+    const number = c.scenario === 'frictionless' ? '5201281505129736' : '5000550000000029';
+    const native = { authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } } };
+    const identified = await payment(target, 4200, { paymentMethod: { ...card, encryptedCardNumber: `test_${number}` }, ...native });
+    return { body: { ...(c.body as object), paymentData: identified.action.paymentData } };
+  },
+  cancelSessionOrder: async (target, c) => {
+    const created = await session(target);
+    const order = await post(target, '/orders', {
+      merchantAccount: 'DemoMerchantECOM',
+      reference: 'contract-session',
+      amount: { currency: 'EUR', value: 1000 },
+    });
+    return {
+      path: { sessionId: created.id },
+      body: { ...(c.body as object), sessionData: created.sessionData, order: { pspReference: order.pspReference, orderData: order.orderData } },
+    };
+  },
   getResultOfPaymentSession: async (target) => {
     const created = await session(target);
     const paid = await post(target, `/sessions/${created.id}/payments`, { sessionData: created.sessionData, paymentMethod: card });
@@ -253,6 +296,25 @@ export const ARRANGE: Record<string, Arrange> = {
   // A minute, not the example's day: the examples run in any order, and a day would expire the
   // key that the company-key rotation example has just rotated out (24 hours of grace).
   advanceSandboxClock: async () => ({ body: { seconds: 60 } }),
+  getSandboxWebhookFaults: async (target) => ({ path: { webhookId: await webhook(target) } }),
+  setSandboxWebhookFaults: async (target) => ({ path: { webhookId: await webhook(target) } }),
+  // The payment each scenario needs: captured (to fail the capture), refunded (to fail the
+  // refund), waiting at the bank page (to close the offer), authorised (to expire it), captured
+  // (to dispute it), captured and disputed already (a second dispute is refused).
+  triggerSandboxEvent: async (target, c) => {
+    if (c.scenario === 'offer-closed') {
+      return { path: { paymentPspReference: (await payment(target, 1000, { paymentMethod: { type: 'ideal' } })).pspReference } };
+    }
+    const psp = (await payment(target, 2000)).pspReference as string;
+    if (['capture-failed', 'refund-failed', 'chargeback-won', 'already-disputed'].includes(c.scenario)) {
+      await post(target, `/payments/${psp}/captures`, { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 2000 } });
+    }
+    if (c.scenario === 'refund-failed') {
+      await post(target, `/payments/${psp}/refunds`, { merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 1000 } });
+    }
+    if (c.scenario === 'already-disputed') await post(target, `/sandbox/payments/${psp}/events`, { eventCode: 'CHARGEBACK' });
+    return { path: { paymentPspReference: psp } };
+  },
   getMerchantApiCredential: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
   generateNewMerchantApiKey: async () => ({ path: { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' } }),
   getAllowedOriginDetails: async (target) => ({

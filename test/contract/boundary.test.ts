@@ -1,9 +1,11 @@
 /**
- * The authorization boundary, table-driven from the bundled specs: every operation of both specs
- * is called as each kind of caller (a company credential with every role, one without the role
- * the operation needs, a merchant-level credential in scope, one out of scope, a merchant-level
- * credential aimed at a company resource, no key, a wrong key) and answers the status its row
- * says. Every refusal leaves every table, the upload folder, the outbox and the rate-limit slots
+ * The authorization boundary, table-driven from the bundled specs: every operation of the three
+ * specs is called as each kind of caller (a company credential with every role, one without the
+ * role the operation needs, a merchant-level credential in scope, one out of scope, a
+ * merchant-level credential aimed at a company resource, no key, a wrong key) and answers the
+ * status its row says. Client-side operations are called with each credential's client key from a
+ * page's Origin, and also with an API key instead (never read there) and from an origin the
+ * credential does not allow. Every refusal leaves every table, the upload folder, the outbox and the rate-limit slots
  * as they were. The example requests and their arrangements are the contract suite's.
  */
 import type { OperationId } from '../../server/operations.js';
@@ -30,7 +32,7 @@ import { ARRANGE, closeArranged } from './arrange.js';
 import { type Area, type Arranged, type ExampleCase, exampleCases, replay, type Target } from './suite.js';
 
 type Json = Record<string, any>;
-const AREAS: Area[] = ['checkout', 'management'];
+const AREAS: Area[] = ['checkout', 'management', 'clientside'];
 
 /** Every operation of the bundled JSON specs (what the server loads), with its documented statuses. */
 const SPEC_OPERATIONS = AREAS.flatMap((area) => {
@@ -78,6 +80,8 @@ const merchantPath = (scope: 'merchantPath' | 'storePath' | 'terminalPath' = 'me
   posCode: '00_403',
 });
 const managementResource = (pos: Outcome, posCode?: string): Row => ({ scope: 'resource', lacking: 403, ecom: ok, pos, ...(posCode && { posCode }) });
+/** Client-side, the session of the path: one of a merchant account the key's credential does not reach is not found. */
+const sessionPath = (): Row => ({ scope: 'sessionPath', lacking: 403, ecom: ok, pos: 422, posCode: '14_0021' });
 
 const ROWS: Record<string, Row> = {
   payments: checkoutMerchant('merchantBody'),
@@ -109,10 +113,25 @@ const ROWS: Record<string, Row> = {
   originKeys: self(),
   getSandboxClock: self(ok),
   advanceSandboxClock: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
+  triggerSandboxEvent: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
+  getSandboxWebhookFaults: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
+  setSandboxWebhookFaults: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '010' },
   donations: checkoutMerchant('merchantBody'),
   getApplePaySession: checkoutResource(422, '23_010'),
   validateShopperId: checkoutMerchant('merchantBody'),
   updateWalletOrder: checkoutResource(422, '14_0030'),
+
+  setupSession: sessionPath(),
+  makeSessionPayment: sessionPath(),
+  submitSessionPaymentDetails: sessionPath(),
+  checkSessionPaymentMethodBalance: sessionPath(),
+  createSessionOrder: sessionPath(),
+  cancelSessionOrder: sessionPath(),
+  checkPaymentStatus: checkoutResource(422, '14_003'),
+  binLookup: self(),
+  submitThreeDS2Fingerprint: checkoutResource(422, '14_005'),
+  setUpAnalytics: self(ok),
+  sendAnalyticsEvents: self(ok),
 
   getApiCredentialDetails: self(),
   listMerchantAccounts: managementResource(ok),
@@ -228,7 +247,7 @@ const ROWS: Record<string, Row> = {
 // ---------------------------------------------------------------------------------------------
 // The callers.
 // ---------------------------------------------------------------------------------------------
-type KindId = 'a' | 'b' | 'c' | 'd' | 'e' | 'noKey' | 'wrongKey';
+type KindId = 'a' | 'b' | 'c' | 'd' | 'e' | 'noKey' | 'wrongKey' | 'apiKey' | 'otherOrigin';
 interface Kind {
   id: KindId;
   name: string;
@@ -242,14 +261,18 @@ const KINDS: Kind[] = [
   {
     id: 'b',
     name: 'a company-level credential without the needed role',
-    key: (op, k) => (area(op) === 'checkout' ? k.companyAccountsRead : k.companyCheckout),
+    key: (op, k) => (area(op) === 'management' ? k.companyCheckout : k.companyAccountsRead),
   },
   { id: 'c', name: 'the DemoMerchantECOM merchant-level credential with every role (in scope)', key: (_op, k) => k.ecomAll },
   { id: 'd', name: 'the DemoMerchantPOS merchant-level credential with every role (about DemoMerchantECOM)', key: (_op, k) => k.posAll },
   { id: 'e', name: 'a merchant-level credential with every role aimed at a company resource', key: (_op, k) => k.ecomAll },
   { id: 'noKey', name: 'a caller without an API key', key: () => undefined },
   { id: 'wrongKey', name: 'a caller with a wrong API key', key: () => WRONG_KEY },
+  // Client-side only: the company API key instead of a client key, and a client key used from an origin its credential does not allow.
+  { id: 'apiKey', name: 'a page sending an API key instead of a client key', key: (_op, k) => k.companyAll },
+  { id: 'otherOrigin', name: "a page on an origin the key's credential does not allow", key: () => undefined },
 ];
+const CLIENTSIDE_ONLY: KindId[] = ['apiKey', 'otherOrigin'];
 const COMPANY_SCOPES: Scope[] = ['company', 'ownCompany'];
 
 /** What a kind of caller gets from an operation. */
@@ -265,12 +288,14 @@ function expectedFor(op: string, kind: KindId): Outcome {
     case 'd':
       return row.pos;
     case 'e':
+    case 'otherOrigin':
       return 403;
     default:
       return 401;
   }
 }
-const kindsOf = (op: string): Kind[] => KINDS.filter((k) => k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope));
+const kindsOf = (op: string): Kind[] =>
+  KINDS.filter((k) => (k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope)) && (area(op) === 'clientside' || !CLIENTSIDE_ONLY.includes(k.id)));
 
 /** Arrangements made with the caller's own credential: `/me/allowedOrigins/{originId}` names the caller's origin. */
 const ARRANGED_BY_CALLER = new Set(['getAllowedOriginDetails', 'removeAllowedOrigin']);
@@ -332,11 +357,42 @@ let keys: BoundaryKeys;
 const exercised: Array<[string, KindId]> = [];
 
 const targetOn = (on: BoundaryServer, key: string | undefined): Target => ({
-  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl },
+  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl, clientside: on.server.clientsideUrl },
   headers: key === undefined ? {} : { 'X-API-Key': key },
   preferExample: false,
 });
 const targetWith = (key: string | undefined) => targetOn(bs, key);
+
+/** The page the client-side calls come from: an allowed origin of each boundary credential. */
+const PAGE = 'https://www.shop-boundary.example.com';
+/** The client key of each boundary credential, by its API key; and one whose credential allows only another origin. */
+const clientKeys = new Map<string, string>();
+let otherOriginClientKey: string;
+
+/**
+ * How a kind of caller calls a client-side operation: from the page, with its credential's client
+ * key in the query parameter the operation names (an empty one without a key, a made-up one for a
+ * wrong key), or with an API key in its header and no client key.
+ */
+function clientsideCall(op: string, kind: Kind, arranged: Arranged): { target: Target; arranged: Arranged } {
+  const param = EXAMPLE.get(op)!.operation.parameters.find((p) => p.in === 'query')!.name;
+  const apiKey = kind.key(op, keys);
+  const clientKey =
+    kind.id === 'noKey' || kind.id === 'apiKey'
+      ? ''
+      : kind.id === 'wrongKey'
+        ? 'test_BOUNDARY0NEVER0ISSUED000000000000000000000001'
+        : kind.id === 'otherOrigin'
+          ? otherOriginClientKey
+          : clientKeys.get(apiKey!)!;
+  const target = targetWith(kind.id === 'apiKey' ? apiKey : undefined);
+  return { target: { ...target, headers: { ...target.headers, Origin: PAGE } }, arranged: { ...arranged, query: { ...arranged.query, [param]: clientKey } } };
+}
+
+/** The call a kind of caller makes: with its API key, or from a page for a client-side operation. */
+function callAs(op: string, kind: Kind, arranged: Arranged): { target: Target; arranged: Arranged } {
+  return area(op) === 'clientside' ? clientsideCall(op, kind, arranged) : { target: targetWith(kind.key(op, keys)), arranged };
+}
 
 async function arrange(op: string, arrangerKey: string, on: BoundaryServer = bs): Promise<Arranged> {
   const c = EXAMPLE.get(op)!;
@@ -357,7 +413,8 @@ const sharedArrangement = (op: string) => {
 const CHECKOUT_PROBLEM_DETAILS = new Set(['validateShopperId']);
 
 function expectErrorShape(op: string, body: Json | undefined, status: number): void {
-  if (area(op) === 'checkout' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
+  // Client-side errors are in the checkout area's body, as Adyen's web library reads them.
+  if (area(op) !== 'management' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
     expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
   } else {
     expect(body).toMatchObject({
@@ -381,6 +438,29 @@ function expectUnchanged(before: Snapshot, after: Snapshot): void {
 beforeAll(async () => {
   bs = await startBoundaryServer();
   keys = await insertBoundaryFixtures(bs.server.store, ALL_ROLES, { accountsRead: ROLES.accountsRead, checkout: ROLES.checkout });
+  const ids: Record<keyof BoundaryKeys, string> = {
+    companyAll: BOUNDARY.companyAll,
+    companyAccountsRead: BOUNDARY.companyAccountsRead,
+    companyCheckout: BOUNDARY.companyCheckout,
+    ecomAll: BOUNDARY.ecomAll,
+    posAll: BOUNDARY.posAll,
+  };
+  const otherOrigin = 'S2-BNDOTHERORIGIN';
+  await insertCredential(bs.server.store, { id: otherOrigin, merchantId: 'DemoMerchantECOM', roles: ALL_ROLES });
+  await bs.server.store.transaction(async (tx) => {
+    for (const [name, id] of Object.entries(ids)) {
+      clientKeys.set(keys[name as keyof BoundaryKeys], (await tx.credentials.get(id))!.clientKey);
+      // On the list, not only allowed by an empty one: the allowed-origin rows of the table add origins to these credentials.
+      await tx.credentials.insertOrigin({ id: `BNDPAGE-${id}`, credentialId: id, domain: PAGE, createdAt: new Date().toISOString() });
+    }
+    await tx.credentials.insertOrigin({
+      id: 'BNDORIGIN0000001',
+      credentialId: otherOrigin,
+      domain: 'https://elsewhere.example.com',
+      createdAt: new Date().toISOString(),
+    });
+    otherOriginClientKey = (await tx.credentials.get(otherOrigin))!.clientKey;
+  });
 });
 afterAll(async () => {
   const operations = new Set(exercised.map(([op]) => op)).size;
@@ -447,17 +527,18 @@ describe('Every operation as every kind of caller', () => {
     exercised.push([op, kind.id]);
     const key = kind.key(op, keys);
     if (expected === ok) {
-      const arranged = await arrange(op, ARRANGED_BY_CALLER.has(op) ? key! : keys.companyAll);
+      const arrangedHere = await arrange(op, ARRANGED_BY_CALLER.has(op) ? key! : keys.companyAll);
       const body = SUCCESS_BODY[op]?.[kind.id];
-      const result = await replay(targetWith(key), c!, body ? { ...arranged, body: body((arranged.body ?? c!.body) as Json) } : arranged);
+      const { target, arranged } = callAs(op, kind, body ? { ...arrangedHere, body: body((arrangedHere.body ?? c!.body) as Json) } : arrangedHere);
+      const result = await replay(target, c!, arranged);
       // The body's schema is the contract examples' concern (examples.test.ts); here the status decides.
       expect({ status: result.status, body: result.body }).toMatchObject({ status: c!.status });
       SUCCESS_CHECK[op]?.[kind.id]?.(result.body as Json);
       return;
     }
-    const arranged = await sharedArrangement(op);
+    const call = callAs(op, kind, await sharedArrangement(op));
     const before = await bs.snapshot();
-    const result = await replay(targetWith(key), c!, arranged);
+    const result = await replay(call.target, c!, call.arranged);
     expect({ status: result.status, body: result.body }).toMatchObject({ status: expected });
     expectErrorShape(op, result.body as Json, expected);
     if (kind.id === 'd' && ROWS[op]!.posCode) expect((result.body as Json).errorCode).toBe(ROWS[op]!.posCode);
@@ -612,6 +693,52 @@ const RATE_LIMITED: RateLimitCase[] = [
     refusals: [{ what: "DemoMerchantPOS's terminal", path: { terminalId: DEMO.terminalAmsterdam }, status: 403 }],
   },
 ];
+
+// ---------------------------------------------------------------------------------------------
+// What Adyen's web library loads without an API call: pages gated by the client key in their
+// address, and its images and translations, public as on Adyen's CDN. None writes anything.
+// ---------------------------------------------------------------------------------------------
+describe('Client-side pages and the library assets', () => {
+  const pages = (clientKey: string) => [
+    `securedfields/${clientKey}/6.3.0/securedFields.html?type=card&d=eA==`,
+    `utility/v1/barcode.png?type=qrCode&data=${encodeURIComponent('https://example.com/pay')}&clientKey=${clientKey}`,
+  ];
+  const get = (path: string) => fetch(`${bs.server.clientsideUrl}/${path}`, { headers: { Origin: PAGE } });
+
+  test('When a client-key page is asked for with the client key of an active credential, then it answers; with none, an unknown or another kind of key, then 404, and nothing changed', async () => {
+    const own = clientKeys.get(keys.ecomAll)!;
+    const before = await bs.snapshot();
+    const answers: Array<[string, number]> = [];
+    for (const [kind, key] of [
+      ['own', own],
+      ['none', ''],
+      ['unknown', 'test_BOUNDARY0NEVER0ISSUED000000000000000000000001'],
+      ['API key', keys.ecomAll],
+    ] as const) {
+      for (const path of pages(key)) answers.push([`${kind} ${path.split('?')[0]!.split('/').pop()}`, (await get(path)).status]);
+    }
+    expect(answers).toEqual([
+      ['own securedFields.html', 200],
+      ['own barcode.png', 200],
+      ['none securedFields.html', 404],
+      ['none barcode.png', 404],
+      ['unknown securedFields.html', 404],
+      ['unknown barcode.png', 404],
+      ['API key securedFields.html', 404],
+      ['API key barcode.png', 404],
+    ]);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test("When the library's images and translations are asked for, then they answer without any key, and nothing changed", async () => {
+    const before = await bs.snapshot();
+    const statuses = await Promise.all(
+      ['images/logos/visa.svg', 'images/components/success.gif', 'sdk/6.45.2/translations/nl-NL.json'].map(async (path) => (await get(path)).status),
+    );
+    expect(statuses).toEqual([200, 200, 200]);
+    expectUnchanged(before, await bs.snapshot());
+  });
+});
 
 describe('Refusals take no rate-limit slot (RATE_LIMIT_PER_MINUTE=1)', () => {
   let rl: BoundaryServer;

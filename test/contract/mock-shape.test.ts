@@ -65,6 +65,23 @@ describe('The mock (npm run mock)', () => {
     expect(old.status).toBe(200);
   });
 
+  test("When Adyen Web's session setup reaches the mock's checkout port under the client-side base path, then it answers the spec's example, with CORS for the shop's page", async () => {
+    const shop = 'http://127.0.0.1:3000';
+    const setup = `http://127.0.0.1:${ports.checkout}/checkoutshopper/test/v1/sessions/CS451F2AB1ED897A94/setup?clientKey=test_ANYKEYTHEMOCKACCEPTS`;
+    const response = await fetch(setup, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: shop },
+      body: JSON.stringify({ sessionData: 'Ab02b4c0!BQABAgB' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toMatch(/^(\*|http:\/\/127\.0\.0\.1:3000)$/);
+    expect(await response.json()).toMatchObject({ id: expect.any(String), paymentMethods: expect.anything() });
+    expect(output).toContain(`http://127.0.0.1:${ports.checkout}/checkoutshopper/test/`);
+    // Without the client key the call is refused, as the sandbox refuses it.
+    const keyless = await fetch(setup.replace(/\?.*$/, ''), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"sessionData":"x"}' });
+    expect(keyless.status).toBe(401);
+  });
+
   test('When a request misses amount, then the mock error names amount (not the example error)', async () => {
     const response = await fetch(`http://127.0.0.1:${ports.checkout}/checkout/v71/payments`, {
       method: 'POST',
@@ -111,7 +128,7 @@ describe('The mock (npm run mock)', () => {
 
   test('When /docs is asked of the mock, then the reference pages and the specs pointing at the mock are served', async () => {
     expect((await fetch(`http://127.0.0.1:${ports.checkout}/docs`)).status).toBe(200);
-    expect(await (await fetch(`http://127.0.0.1:${ports.checkout}/docs/checkout`)).text()).toMatch(/\/docs\/assets\/[\d.]+\/standalone\.esm\.js/);
+    expect(await (await fetch(`http://127.0.0.1:${ports.checkout}/docs/checkout`)).text()).toMatch(/\/docs\/assets\/[\d.]+\/standalone\.js/);
     expect((await fetch(`http://127.0.0.1:${ports.checkout}/docs/assets/standalone.js`)).status).toBe(200);
     const spec = (await (await fetch(`http://127.0.0.1:${ports.management}/docs/management/openapi.json`)).json()) as { servers: Array<{ url: string }> };
     expect(spec.servers[0]!.url).toBe(`http://127.0.0.1:${ports.management}/management/v3`);

@@ -1,5 +1,5 @@
 /**
- * The contract suite: for every operation of both specs, replay each request example and check
+ * The contract suite: for every operation of the specs, replay each request example and check
  * that the answer has the status of the paired response example and a body that validates
  * against that response's schema. It takes base URLs and credentials, so it runs against the
  * in-process server, the Prism mock, or any deployment.
@@ -13,7 +13,9 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS with a `default` property; under native ESM the import is module.exports.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-export type Area = 'checkout' | 'management';
+export type Area = 'checkout' | 'management' | 'clientside';
+/** The areas called with an API key (the client-side one takes client keys from a page). */
+export type KeyedArea = Exclude<Area, 'clientside'>;
 
 interface Operation {
   area: Area;
@@ -123,7 +125,8 @@ export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
 }
 
 export interface Target {
-  baseUrl: Record<Area, string>;
+  /** The client-side area only where a suite calls it (with client keys, from a page's Origin). */
+  baseUrl: Record<KeyedArea, string> & { clientside?: string };
   headers: Record<string, string>;
   /** Ask a mock for the paired example (Prism's `Prefer` header). */
   preferExample: boolean;
@@ -160,7 +163,7 @@ export function buildUrl(target: Target, c: ExampleCase, arranged: Arranged = {}
     query.set(p.name, String(arranged.query?.[p.name] ?? p.example));
   }
   const search = query.toString();
-  return `${target.baseUrl[c.area]}${path}${search ? `?${search}` : ''}`;
+  return `${target.baseUrl[c.area] ?? ''}${path}${search ? `?${search}` : ''}`;
 }
 
 export async function replay(target: Target, c: ExampleCase, arranged: Arranged = {}) {

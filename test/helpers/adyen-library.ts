@@ -32,4 +32,4 @@ export function adyenClient(apiKey: string) {
   return new adyen.Client({ apiKey, environment: adyen.EnvironmentEnum.TEST });
 }
 
-export const { CheckoutAPI, ManagementAPI, HttpClientException, hmacValidator } = adyen;
+export const { CheckoutAPI, ManagementAPI, HttpClientException, hmacValidator, Types } = adyen;

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Notification } from '../../client/webhooks.js';
+import type { TestServer } from './start-server.js';
 
 export interface Received {
   body: string;
@@ -52,4 +53,29 @@ export class Receiver {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server!.close(resolve));
   }
+}
+
+/** A receiver set up as a merchant webhook of the server, with its HMAC key; `remove()` deletes the webhook and stops the receiver. */
+export interface SignedReceiver {
+  receiver: Receiver;
+  hmacKey: string;
+  remove(): Promise<void>;
+}
+
+export async function signedReceiver(server: TestServer, merchantId: string): Promise<SignedReceiver> {
+  const receiver = await new Receiver().start();
+  const { data } = await server.management.POST('/merchants/{merchantId}/webhooks', {
+    params: { path: { merchantId } },
+    body: { type: 'standard', url: receiver.url, active: true, communicationFormat: 'json' },
+  });
+  const webhookId = data!.id;
+  const key = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/generateHmac', { params: { path: { merchantId, webhookId } } });
+  return {
+    receiver,
+    hmacKey: key.data!.hmacKey,
+    async remove() {
+      await server.management.DELETE('/merchants/{merchantId}/webhooks/{webhookId}', { params: { path: { merchantId, webhookId } } });
+      await receiver.stop();
+    },
+  };
 }

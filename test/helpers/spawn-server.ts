@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freshDatabase, TEST_ENGINE } from './database.js';
+import { assertUsesAnEngine, freshDatabase, TEST_ENGINE } from './database.js';
 
 /** Ports this process has handed out: two probes running at once may be given the same free port. */
 const handedOut = new Set<number>();
@@ -33,8 +33,11 @@ export interface RunningProcess {
   output: () => string;
 }
 
-/** Waits until `url` answers (by default: with a 2xx), or fails after `timeoutMs`. */
-export async function waitFor(url: string, timeoutMs = 15_000, accept: (response: Response) => boolean = (r) => r.ok): Promise<void> {
+/**
+ * Waits until `url` answers (by default: with a 2xx), or fails after `timeoutMs`. 30 s by default:
+ * a server starting beside two busy test workers on a 2-core machine once took more than 15 s.
+ */
+export async function waitFor(url: string, timeoutMs = 30_000, accept: (response: Response) => boolean = (r) => r.ok): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -54,6 +57,7 @@ export async function waitFor(url: string, timeoutMs = 15_000, accept: (response
  * folder the test chose for its SQLite file (the same database when the server is restarted).
  */
 export async function engineEnv<E extends Record<string, string | undefined>>(env: E): Promise<E> {
+  assertUsesAnEngine();
   if (TEST_ENGINE !== 'postgres' || env.DATABASE_URL) return env;
   const path = env.DATABASE_PATH;
   const dir = path && path !== ':memory:' ? dirname(path) : mkdtempSync(join(tmpdir(), 'db-'));

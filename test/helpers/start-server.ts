@@ -12,13 +12,15 @@ import type { AndroidProcessor } from '../../server/management/android/android-p
 import { DEMO } from '../../server/seed.js';
 import type { Store } from '../../server/store/tx.js';
 import { createCheckoutClient, createManagementClient } from '../../client/index.js';
-import { freshDatabase, TEST_ENGINE, type TestDatabase } from './database.js';
+import { assertUsesAnEngine, freshDatabase, TEST_ENGINE, type TestDatabase } from './database.js';
 import { COMPANY_KEY, MERCHANT_KEY } from './keys.js';
 
 export interface TestServer {
   baseUrl: string;
   checkoutUrl: string;
   managementUrl: string;
+  /** The client-side area (what Adyen's web library calls with a client key). */
+  clientsideUrl: string;
   store: Store;
   /** The sandbox clock of the demo company (the one the demo credentials belong to). */
   clock: { now(): Date };
@@ -47,6 +49,7 @@ export interface StartOptions {
 export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
   // On the PostgreSQL run every server gets a fresh database of its own, unless the test names one:
   // a copy of the migrated template (the server's migrations then find nothing to do).
+  assertUsesAnEngine();
   let database: TestDatabase | undefined;
   if (TEST_ENGINE === 'postgres' && !overrides.databaseUrl) {
     database = await freshDatabase(undefined, { migrated: true });
@@ -85,6 +88,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   const checkoutUrl = `${baseUrl}/checkout/v71`;
   const managementUrl = `${baseUrl}/management/v3`;
   return {
+    clientsideUrl: `${baseUrl}/checkoutshopper/test`,
     baseUrl,
     checkoutUrl,
     managementUrl,

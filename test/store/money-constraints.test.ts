@@ -52,6 +52,8 @@ describe('Money rules in the database', () => {
     ],
     ['cancelled and captured', capturedPayment, (p) => ({ ...p, cancelled: true })],
     ['a negative refunded amount', capturedPayment, (p) => ({ ...p, refundedValue: -1 })],
+    ['refunded and charged back more than captured', capturedPayment, (p) => ({ ...p, refundedValue: 1, chargedBackValue: p.capturedValue })],
+    ['a negative charged-back amount', capturedPayment, (p) => ({ ...p, chargedBackValue: -1 })],
   ];
 
   test.each(cases)('When a payment row is written %s, then the database refuses it and the row stays as it was', async (_, arrange, change) => {

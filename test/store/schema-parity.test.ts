@@ -45,6 +45,7 @@ const CHECKS_KEPT_BY_TRIGGERS: Record<string, { table: string; triggers: string[
   orders_check: { table: 'orders', triggers: ['orders_remaining_on_insert', 'orders_remaining_on_update'] },
   payments_amounts_not_negative: { table: 'payments', triggers: ['payments_money_rules_on_insert', 'payments_money_rules_on_update'] },
   payments_cancelled_not_captured: { table: 'payments', triggers: ['payments_money_rules_on_insert', 'payments_money_rules_on_update'] },
+  payments_charged_back_within_captured: { table: 'payments', triggers: ['payments_charged_back_on_insert', 'payments_charged_back_on_update'] },
 };
 
 /**

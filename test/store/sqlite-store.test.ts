@@ -128,6 +128,7 @@ describe('SqliteStore', () => {
       originalValue: 1000,
       capturedValue: 0,
       refundedValue: 0,
+      chargedBackValue: 0,
       resultCode: 'Authorised',
       refusalReason: null,
       refusalReasonCode: null,

@@ -116,8 +116,8 @@ describe('Cards with native 3D Secure 2 through the Adyen library', () => {
     expect(started.resultCode).toBe('IdentifyShopper');
     const fingerprint = started.action as { subtype: string; token: string; paymentData: string };
     expect(fingerprint.subtype).toBe('fingerprint');
-    // No 3DS method URL: adyen-web reports threeDSCompInd "U" at once.
-    expect(decode(fingerprint.token).threeDSMethodUrl).toBe('');
+    // A client that runs no 3DS method page reports threeDSCompInd "U".
+    expect(decode(fingerprint.token).threeDSMethodUrl).toMatch(/\/hosted\/3ds2\/method$/);
     const challenged = await details({ details: { threeDSResult: b64({ threeDSCompInd: 'U' }) }, paymentData: fingerprint.paymentData });
     expect(challenged.resultCode).toBe('ChallengeShopper');
     const challenge = challenged.action as { subtype: string; token: string; authorisationToken: string };

@@ -61,15 +61,19 @@ describe('Webhook delivery', () => {
     await server.checkout.POST('/payments/{paymentPspReference}/cancels', { ...path(toCancel), body: { merchantAccount } });
     await authorisedPayment(server, { reference: 'events-tc' });
     await server.checkout.POST('/cancels', { body: { merchantAccount, paymentReference: 'events-tc' } });
-    const failing = await authorisedPayment(server);
+    // Adyen's test holder names whose capture or refund the scheme rejects after accepting it.
+    const failing = await authorisedPayment(server, { paymentMethod: { ...buildPaymentRequest().paymentMethod, holderName: 'capture failed' } as never });
     await server.checkout.POST('/payments/{paymentPspReference}/captures', {
       ...path(failing),
-      body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' },
+      body: { merchantAccount, amount: eur(1000), reference: 'capture-fails' },
     });
-    const refundFails = await authorisedPayment(server, { captureDelayHours: 0 });
+    const refundFails = await authorisedPayment(server, {
+      captureDelayHours: 0,
+      paymentMethod: { ...buildPaymentRequest().paymentMethod, holderName: 'refund failed' } as never,
+    });
     await server.checkout.POST('/payments/{paymentPspReference}/refunds', {
       ...path(refundFails),
-      body: { merchantAccount, amount: eur(1000), reference: 'FAIL_LATER' },
+      body: { merchantAccount, amount: eur(1000), reference: 'refund-fails' },
     });
     await server.checkout.POST('/storedPaymentMethods', {
       body: {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { freshDatabase, TEST_ENGINE, type TestDatabase } from '../helpers/database.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
+import { Receiver } from '../helpers/receiver.js';
 import { kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
 
 const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
@@ -108,6 +109,8 @@ interface Replayed {
   authorised: number;
   captured: number;
   refunded: number;
+  /** What chargebacks took and reversed chargebacks did not give back. */
+  chargedBack: number;
   cancelled: boolean;
   violations: string[];
 }
@@ -115,13 +118,31 @@ interface Replayed {
 /**
  * Replays a payment's events against the rules: no capture beyond the authorised (or updated)
  * amount, no refund beyond what was captured, no cancel after a capture, no capture or refund
- * after a cancel, one cancel or reversal per payment, no amount update after a capture.
+ * after a cancel, one cancel or reversal per payment, no amount update after a capture, and no
+ * refund or chargeback beyond what is left of the capture after refunds and chargebacks.
  */
 function replay(events: EventRow[]): Replayed {
-  const state: Replayed = { authorised: 0, captured: 0, refunded: 0, cancelled: false, violations: [] };
+  const state: Replayed = { authorised: 0, captured: 0, refunded: 0, chargedBack: 0, cancelled: false, violations: [] };
   let reversals = 0;
+  let expired = false;
+  /** Accepted captures and refunds by their pspReference, with their amounts; and those that failed since. */
+  const accepted = new Map<string, { code: string; value: number }>();
+  const failed = new Set<string>();
   const breaks = (rule: string, event: EventRow) => state.violations.push(`${rule} (${event.event_code} ${event.psp_reference} of ${event.value})`);
   for (const event of events) {
+    // A failure (the sandbox's trigger) takes back part of an accepted capture or refund, once.
+    if (event.event_code === 'CAPTURE_FAILED' || event.event_code === 'REFUND_FAILED') {
+      const of = accepted.get(event.psp_reference);
+      const code = event.event_code === 'CAPTURE_FAILED' ? 'CAPTURE' : 'REFUND';
+      if (of?.code !== code) breaks(`a failure of no accepted ${code}`, event);
+      if (failed.has(event.psp_reference)) breaks('a capture or refund failed twice', event);
+      if (Number(event.value) > (of?.value ?? 0)) breaks('failed more than the capture or refund', event);
+      failed.add(event.psp_reference);
+      if (code === 'CAPTURE') state.captured -= Number(event.value);
+      else state.refunded -= Number(event.value);
+      if (state.refunded > state.captured) breaks('refunded more than captured after a failed capture', event);
+      continue;
+    }
     if (!event.success && event.event_code !== 'AUTHORISATION') continue;
     switch (event.event_code) {
       case 'AUTHORISATION':
@@ -134,13 +155,25 @@ function replay(events: EventRow[]): Replayed {
         break;
       case 'CAPTURE':
         if (state.cancelled) breaks('capture after a cancel', event);
+        if (expired) breaks('capture after an expiry', event);
+        accepted.set(event.psp_reference, { code: 'CAPTURE', value: Number(event.value) });
         state.captured += Number(event.value);
         if (state.captured > state.authorised) breaks('captured more than authorised', event);
         break;
       case 'REFUND':
         if (state.cancelled) breaks('refund after a cancel', event);
+        accepted.set(event.psp_reference, { code: 'REFUND', value: Number(event.value) });
         state.refunded += Number(event.value);
-        if (state.refunded > state.captured) breaks('refunded more than captured', event);
+        if (state.refunded + state.chargedBack > state.captured) breaks('refunded more than captured and not charged back', event);
+        break;
+      case 'CHARGEBACK':
+      case 'SECOND_CHARGEBACK':
+        state.chargedBack += Number(event.value);
+        if (state.refunded + state.chargedBack > state.captured) breaks('charged back more than captured and not refunded', event);
+        break;
+      case 'CHARGEBACK_REVERSED':
+        state.chargedBack -= Number(event.value);
+        if (state.chargedBack < 0) breaks('reversed more than was charged back', event);
         break;
       case 'CANCELLATION':
       case 'TECHNICAL_CANCEL':
@@ -153,11 +186,16 @@ function replay(events: EventRow[]): Replayed {
         reversals += 1;
         if (event.additional_data['modification.action'] === 'refund') {
           state.refunded += Number(event.value);
-          if (state.refunded > state.captured) breaks('reversal refunded more than captured', event);
+          if (state.refunded + state.chargedBack > state.captured) breaks('reversal refunded more than captured and not charged back', event);
         } else {
           if (state.captured > 0) breaks('reversal cancelled a captured payment', event);
           state.cancelled = true;
         }
+        break;
+      case 'EXPIRE':
+        if (state.cancelled || expired) breaks('an expiry of a cancelled or expired payment', event);
+        if (state.captured >= state.authorised) breaks('an expiry with nothing left to capture', event);
+        expired = true;
         break;
       default:
         break;
@@ -174,7 +212,7 @@ async function checkPayments(psps: string[], merchantOf: Map<string, string>): P
   expect(violations).toEqual([]);
 
   const rows = await database.rows(
-    `SELECT psp_reference, authorised_value, captured_value, refunded_value, cancelled FROM payments WHERE psp_reference = ANY(?::text[])`,
+    `SELECT psp_reference, authorised_value, captured_value, refunded_value, charged_back_value, cancelled FROM payments WHERE psp_reference = ANY(?::text[])`,
     [psps],
   );
   expect(rows).toHaveLength(psps.length);
@@ -182,11 +220,12 @@ async function checkPayments(psps: string[], merchantOf: Map<string, string>): P
     psp: String(row.psp_reference),
     captured: Number(row.captured_value),
     refunded: Number(row.refunded_value),
+    chargedBack: Number(row.charged_back_value),
     cancelled: Boolean(row.cancelled),
   }));
   const fromEvents = stored.map(({ psp }) => {
     const r = replayed.get(psp)!;
-    return { psp, captured: r.captured, refunded: r.refunded, cancelled: r.cancelled };
+    return { psp, captured: r.captured, refunded: r.refunded, chargedBack: r.chargedBack, cancelled: r.cancelled };
   });
   expect(stored).toEqual(fromEvents);
 
@@ -203,7 +242,7 @@ async function checkPayments(psps: string[], merchantOf: Map<string, string>): P
         psp,
         status: answer.status,
         left: left === undefined ? null : Number(left),
-        expected: r.captured > 0 && !r.cancelled ? r.captured - r.refunded : null,
+        expected: r.captured > 0 && !r.cancelled ? r.captured - r.refunded - r.chargedBack : null,
       };
     }),
   );
@@ -337,6 +376,36 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
       await checkPayments(psps, new Map(payments.map((p) => [p.psp, p.merchantAccount])));
     }, 180_000);
 
+    test("When the sandbox's CAPTURE_FAILED, REFUND_FAILED and EXPIRE triggers race with captures and refunds across the instances, then each capture or refund fails at most once, nothing is taken back twice, and the store and the API agree with the events", async () => {
+      const random = generator(seed + 1);
+      const PAYMENTS = 20;
+      const payments = await Promise.all(
+        Array.from({ length: PAYMENTS }, async (_, i) => ({
+          psp: await authorise(i, POS, 10_000, { reference: `trigger-race-${seed}-${i}` }),
+          merchantAccount: POS,
+        })),
+      );
+      type Step = 'captures' | 'refunds' | 'CAPTURE_FAILED' | 'REFUND_FAILED' | 'EXPIRE';
+      const work = payments.flatMap(({ psp, merchantAccount }) =>
+        Array.from({ length: 10 }, (_, j) => {
+          const roll = random();
+          const step: Step = roll < 0.35 ? 'captures' : roll < 0.6 ? 'refunds' : roll < 0.75 ? 'CAPTURE_FAILED' : roll < 0.9 ? 'REFUND_FAILED' : 'EXPIRE';
+          const value = 500 + Math.floor(random() * 3_000);
+          if (step === 'captures' || step === 'refunds') return () => modify(j, step, psp, '', merchantAccount, value);
+          return () => call(on(j), 'POST', checkout(`/sandbox/payments/${psp}/events`), { eventCode: step }).then((answer) => noted(step, answer));
+        }),
+      );
+      const answers = await together(work);
+      expect(serverErrors).toEqual([]);
+      expect(answers.filter((a) => a.status !== 201 && a.status !== 202 && a.status !== 422)).toEqual([]);
+      // Some triggers went through (the others were refused as not fitting the state then).
+      expect(answers.filter((a) => a.status === 202).length).toBeGreaterThan(0);
+      await checkPayments(
+        payments.map((p) => p.psp),
+        new Map(payments.map((p) => [p.psp, p.merchantAccount])),
+      );
+    }, 180_000);
+
     test('When an order is cancelled, or expires as the clock moves, while its partial payments are captured and refunded on other instances, then nothing is refunded twice and nothing is written over', async () => {
       const random = generator(seed + 1);
       const ORDERS = 12;
@@ -389,7 +458,57 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
       expect(rows.filter((r) => !r.cancelled && Number(r.refunded_value) !== Number(r.captured_value))).toEqual([]);
     }, 180_000);
 
-    test('When a session is paid twice at once on two instances, a single-use link paid twice at once, a donation token used twice at once, and one gift card drawn by several payments at once, then each is paid or used once and the card never goes below zero', async () => {
+    test('When the three dispatchers send the events of test disputes as the clock moves while refunds and reversals of the disputed payments race on the instances, then each event is sent once, in order, and refunds and chargebacks together never exceed the capture', async () => {
+      const random = generator(seed + 3);
+      const SCENARIOS: Array<[string, string[]]> = [
+        ['Chargeback:13.1', ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'DISPUTE_DEFENSE_PERIOD_ENDED']],
+        ['Chargeback Reversed', ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED']],
+        ['Second Chargeback', ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'SECOND_CHARGEBACK']],
+      ];
+      const PAYMENTS = 18;
+      const card = buildPaymentRequest().paymentMethod as Record<string, unknown>;
+      const psps = await Promise.all(
+        Array.from({ length: PAYMENTS }, (_, i) =>
+          authorise(i, ECOM, 5_000, { reference: `dispute-${seed}-${i}`, paymentMethod: { ...card, holderName: SCENARIOS[i % SCENARIOS.length]![0] } }),
+        ),
+      );
+      expect((await together(psps.map((psp, i) => () => modify(i, 'captures', psp, '', ECOM, 5_000)))).map((a) => a.status)).toEqual(psps.map(() => 201));
+      // Refunds and reversals of the disputed payments, with the clock moved a day at a time among them.
+      const work: Array<() => Promise<Answer>> = [];
+      for (let round = 0; round < 4; round++) {
+        for (const [i, psp] of psps.entries()) {
+          const kind: Kind = random() < 0.15 ? 'reversals' : 'refunds';
+          work.push(() => modify(i + round, kind, psp, '', ECOM, 200 + Math.floor(random() * 1_500)));
+        }
+        work.push(() => call(on(round), 'POST', checkout('/sandbox/clock/advance'), { seconds: 4 * 24 * 3600 }).then((a) => noted('clock advance', a)));
+      }
+      const answers = await together(work);
+      expect(serverErrors).toEqual([]);
+      expect(answers.filter((a) => a.status !== 200 && a.status !== 201 && a.status !== 422)).toEqual([]);
+      noted('clock advance', await call(on(0), 'POST', checkout('/sandbox/clock/advance'), { seconds: 30 * 24 * 3600 }));
+
+      // Wait for the dispatchers to send every step that fell due.
+      const deadline = Date.now() + 30_000;
+      while ((await database.rows(`SELECT 1 FROM disputes WHERE due_at IS NOT NULL AND payment_psp_reference = ANY(?::text[])`, [psps])).length > 0) {
+        if (Date.now() > deadline) throw new Error('the dispatchers did not send the due dispute events within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await checkPayments(psps, new Map(psps.map((p) => [p, ECOM])));
+      // Each dispute's events once, in the scenario's order, under one dispute reference (a payment
+      // refunded in full before its notification has none).
+      const events = await eventsOf(psps);
+      for (const [i, psp] of psps.entries()) {
+        const disputeEvents = events.get(psp)!.filter((e) => e.psp_reference !== psp && !['CAPTURE', 'REFUND', 'CANCEL_OR_REFUND'].includes(e.event_code));
+        const expected = disputeEvents.length === 0 ? [] : SCENARIOS[i % SCENARIOS.length]![1];
+        expect({ psp, codes: disputeEvents.map((e) => e.event_code) }).toEqual({ psp, codes: expected });
+        expect(new Set(disputeEvents.map((e) => e.psp_reference)).size).toBeLessThanOrEqual(1);
+      }
+      // The race took place: chargebacks took money from payments that refunds were also taking from.
+      const charged = [...events.values()].flat().filter((e) => e.event_code === 'CHARGEBACK' && Number(e.value) > 0);
+      expect(charged.length).toBeGreaterThan(0);
+    }, 180_000);
+
+    test('When a session, or the rest of its order, is paid twice at once on two instances, a single-use link paid twice at once, a donation token used twice at once, and one gift card drawn by several payments at once, then each is paid or used once and the card never goes below zero', async () => {
       const PAIRS = 10;
       // Sessions.
       const sessions = await Promise.all(
@@ -405,6 +524,25 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
           );
           expect(created.status).toBe(201);
           return { id: String(created.body.id), sessionData: String(created.body.sessionData) };
+        }),
+      );
+      // Sessions paid towards an order (as Drop-in pays the rest after a gift card): the order's
+      // rest is sent twice at once.
+      const orderedSessions = await Promise.all(
+        Array.from({ length: PAIRS }, async (_, i) => {
+          const reference = `session-order-${seed}-${i}`;
+          const amount = { currency: 'EUR', value: 1_500 };
+          const created = noted(
+            'session',
+            await call(on(i), 'POST', checkout('/sessions'), { merchantAccount: ECOM, amount, reference, returnUrl: 'https://shop.example.com/return' }),
+          );
+          const order = noted('order', await call(on(i + 1), 'POST', checkout('/orders'), { merchantAccount: ECOM, amount, reference }));
+          expect([created.status, order.status]).toEqual([201, 200]);
+          return {
+            id: String(created.body.id),
+            sessionData: String(created.body.sessionData),
+            order: { pspReference: String(order.body.pspReference), orderData: String(order.body.orderData) },
+          };
         }),
       );
       // Single-use payment links, paid on their hosted page.
@@ -459,7 +597,7 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
           }),
           redirect: 'manual',
         }).then(async (response) => ({ status: response.status, text: await response.text() }));
-      const [sessionAnswers, linkAnswers, donationAnswers, giftAnswers] = await Promise.all([
+      const [sessionAnswers, linkAnswers, donationAnswers, giftAnswers, orderedAnswers] = await Promise.all([
         together(
           sessions.flatMap(({ id, sessionData }, i) =>
             [0, 1].map(
@@ -500,6 +638,17 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
               }).then((a) => noted('gift card payment', a)),
           ),
         ),
+        together(
+          orderedSessions.flatMap(({ id, sessionData, order }, i) =>
+            [0, 1].map(
+              (k) => () =>
+                call(on(i + k), 'POST', checkout(`/sessions/${id}/payments`), { sessionData, paymentMethod: cardPayment, order }).then((a) => ({
+                  id,
+                  ...noted('session payment towards its order', a),
+                })),
+            ),
+          ),
+        ),
       ]);
       expect(serverErrors).toEqual([]);
 
@@ -514,6 +663,17 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
       );
       expect(sessionRows.filter((r) => Number(r.n) !== 1)).toEqual([]);
       expect(sessionRows).toHaveLength(PAIRS);
+
+      // Each session's order paid once: one Authorised answer, the other refused as completed, the order completed at zero.
+      for (const { id } of orderedSessions) {
+        const mine = orderedAnswers.filter((a) => a.id === id);
+        expect({ id, authorised: mine.filter((a) => a.body.resultCode === 'Authorised').length }).toEqual({ id, authorised: 1 });
+      }
+      const orderRows = await database.rows(`SELECT psp_reference, status, remaining_value FROM orders WHERE psp_reference = ANY(?::text[])`, [
+        orderedSessions.map((s) => s.order.pspReference),
+      ]);
+      expect(orderRows.filter((r) => r.status !== 'completed' || Number(r.remaining_value) !== 0)).toEqual([]);
+      expect(orderRows).toHaveLength(PAIRS);
 
       // Each single-use link paid once.
       expect(linkAnswers.filter((a) => a.status >= 500)).toEqual([]);
@@ -540,5 +700,49 @@ onPostgres('Three server instances on one PostgreSQL database, racing every mone
       expect(cancels.map((c) => c.status)).toEqual(drawn.map(() => 201));
       expect(await balance()).toBe(before);
     }, 180_000);
+
+    test('When the three dispatchers race on a webhook with sandbox faults (fail 3 attempts, duplicate, reverse the next batch), then exactly 3 attempts fail on purpose, the batch is reversed once and each event arrives twice', async () => {
+      const receiver = await new Receiver().start();
+      try {
+        const webhook = noted(
+          'webhook',
+          await call(on(0), 'POST', `/management/v3/merchants/${ECOM}/webhooks`, {
+            type: 'standard',
+            url: receiver.url,
+            active: true,
+            communicationFormat: 'json',
+            additionalSettings: { includeEventCodes: ['AUTHORISATION'] },
+          }),
+        );
+        const webhookId = String(webhook.body.id);
+        const BATCH = 6;
+        const faults = await call(on(1), 'PUT', checkout(`/sandbox/webhooks/${webhookId}/faults`), { failNextAttempts: 3, duplicate: true, outOfOrder: BATCH });
+        expect(faults.status).toBe(200);
+        // One after the other, so the queue order is the order of the payments.
+        const psps: string[] = [];
+        for (let i = 0; i < BATCH; i++) psps.push(await authorise(i, ECOM, 1_000 + i, { reference: `faults-${seed}-${i}` }));
+        const ours = () => receiver.items().filter((item) => psps.includes(item.pspReference));
+        const deadline = Date.now() + 30_000;
+        while (ours().length < 2 * BATCH) {
+          if (Date.now() > deadline) throw new Error(`the dispatchers delivered ${ours().length} of ${2 * BATCH} notifications within 30 s`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(serverErrors).toEqual([]);
+        const reversed = [...psps].reverse();
+        expect(ours().map((item) => item.pspReference)).toEqual(reversed.flatMap((psp) => [psp, psp]));
+        const bodies = receiver.received.filter((r) => psps.includes(r.notification.notificationItems[0]!.NotificationRequestItem.pspReference));
+        for (let i = 0; i < bodies.length; i += 2) expect(bodies[i + 1]!.body).toBe(bodies[i]!.body);
+        const failed = await database.rows(`SELECT count(*) AS n FROM delivery_attempts WHERE webhook_id = ? AND error LIKE '%failed on purpose%'`, [
+          webhookId,
+        ]);
+        expect(Number(failed[0]!.n)).toBe(3);
+        expect(await database.rows(`SELECT out_of_order, fail_next_attempts FROM webhook_faults WHERE webhook_id = ?`, [webhookId])).toEqual([
+          { out_of_order: 0, fail_next_attempts: 0 },
+        ]);
+        await call(on(2), 'DELETE', `/management/v3/merchants/${ECOM}/webhooks/${webhookId}`);
+      } finally {
+        await receiver.stop();
+      }
+    }, 120_000);
   });
 });

@@ -7,7 +7,7 @@
  * these pages leads to a file.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
@@ -81,11 +81,20 @@ function startCommand(line: string): Record<string, string> | undefined {
 }
 
 const TYPED_CLIENT_COMMAND = 'npx tsc -p examples && node .tmp/examples/examples/typed-client.js';
+const DROPIN_EXAMPLE_COMMAND = 'npm run example:dropin';
 
 const dirs: string[] = [];
 const running: RunningProcess[] = [];
+/** The Drop-in example's process groups (npm, its shell and node). */
+const examples: ChildProcess[] = [];
 afterEach(async () => {
   for (const process of running.splice(0)) await kill(process);
+  for (const example of examples.splice(0)) {
+    if (example.exitCode !== null || example.signalCode !== null) continue;
+    const exited = new Promise((resolve) => example.once('exit', resolve));
+    process.kill(-example.pid!, 'SIGTERM');
+    await exited;
+  }
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -152,7 +161,8 @@ describe('README', () => {
     expect(quoted.map((block) => block.quotes).sort()).toEqual(['examples/pay-with-curl.sh', 'examples/typed-client.ts']);
     for (const block of quoted) expect([block.quotes, block.content]).toEqual([block.quotes, readFileSync(join(root, block.quotes!), 'utf8')]);
 
-    const covered = (line: string) => startCommand(line) !== undefined || line === 'npm ci && npm test' || line === TYPED_CLIENT_COMMAND;
+    const covered = (line: string) =>
+      startCommand(line) !== undefined || line === 'npm ci && npm test' || line === TYPED_CLIENT_COMMAND || line === DROPIN_EXAMPLE_COMMAND;
     expect(commands().filter((line) => !covered(line))).toEqual([]);
     // `npm start` is the build (done by jest's global setup) and the server this test spawns; `npm ci && npm test` is what CI runs.
     const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -180,6 +190,35 @@ describe('README', () => {
       await stop(server);
     }
   }, 120_000);
+
+  test('When the Drop-in example runs against the README start command, then it prints its address and its backend gives the page a client key, a session and the methods', async () => {
+    const server = await start(freshDataDir(), { DEMO_COMPANY_API_KEY: 'my-local-company-key-123' });
+    // The README's command with its defaults but the sandbox's address and a free port (the browser test pays with it).
+    const example = spawn('sh', ['-c', DROPIN_EXAMPLE_COMMAND], {
+      cwd: root,
+      env: { ...process.env, NODE_OPTIONS: '', BASE_URL: server.baseUrl, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    examples.push(example);
+    let output = '';
+    const address = await new Promise<string>((resolve, reject) => {
+      example.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const printed = /Shop on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (printed) resolve(printed[1]!);
+      });
+      example.once('exit', (code) => reject(new Error(`the example exited with ${code}: ${output}`)));
+    });
+
+    const sessions = (await (await fetch(`${address}/api/config?flow=sessions`)).json()) as { clientKey: string; api: string; session: Record<string, string> };
+    expect(sessions.clientKey).toMatch(/^test_/);
+    expect(sessions.api).toBe(`${server.baseUrl}/checkoutshopper/test/`);
+    expect(Object.keys(sessions.session).sort()).toEqual(['id', 'sessionData']);
+    const advanced = (await (await fetch(`${address}/api/config?flow=advanced`)).json()) as { paymentMethodsResponse: { paymentMethods: { type: string }[] } };
+    expect(advanced.paymentMethodsResponse.paymentMethods.map((method) => method.type)).toEqual(expect.arrayContaining(['scheme', 'ideal']));
+    expect(await (await fetch(`${address}/?flow=advanced`)).text()).toContain('<script src="/shop.js"');
+  }, 60_000);
 
   test('When the first start had no demo keys and the second has DEMO_COMPANY_API_KEY, then the curl example works and the generated key still works', async () => {
     const databasePath = freshDataDir();

@@ -122,8 +122,15 @@ function npmStart(port: number, options: { detached?: boolean } = {}) {
   return { npm, closed, output: () => output };
 }
 
+/**
+ * "Promptly": well inside the forward's 10 s timeout and the server's 65 s keep-alive, which a
+ * shutdown that waited for them would take; a bound, not a timing target (those are in npm run bench),
+ * loose enough for a machine busy with the rest of the suite.
+ */
+const PROMPTLY_MS = 3000;
+
 describe('Shutdown', () => {
-  test('When SIGTERM arrives with an idle keep-alive connection open, then the connection is closed and the process exits at once', async () => {
+  test('When SIGTERM arrives with an idle keep-alive connection open, then the connection is closed and the process exits promptly', async () => {
     const server = await spawnServer(env);
     running.push(server);
     const agent = new http.Agent({ keepAlive: true });
@@ -136,11 +143,11 @@ describe('Shutdown', () => {
     const [{ code, at }, closedAt] = await Promise.all([exited, socketClosed]);
     agent.destroy();
     expect(code).toBe(0);
-    expect(closedAt - sent).toBeLessThan(1000);
-    expect(at - sent).toBeLessThan(1000);
+    expect(closedAt - sent).toBeLessThan(PROMPTLY_MS);
+    expect(at - sent).toBeLessThan(PROMPTLY_MS);
   });
 
-  test('When SIGTERM arrives during a slow request, then the request completes and the process exits within a second after it', () =>
+  test('When SIGTERM arrives during a slow request, then the request completes and the process exits promptly after it', () =>
     duringSlowForward(async ({ server, forward, exited }) => {
       server.child.kill('SIGTERM');
       const answered = answerOf(await forward);
@@ -148,11 +155,11 @@ describe('Shutdown', () => {
       expect(answered.status).toBe(200);
       expect(answered.body.response?.status).toBe(201);
       expect(code).toBe(0);
-      expect(at - answered.at).toBeLessThan(1000);
+      expect(at - answered.at).toBeLessThan(PROMPTLY_MS);
       expect(at).toBeGreaterThanOrEqual(answered.at - 50);
     }));
 
-  test("When one Ctrl-C reaches node twice during a slow request (the terminal's SIGINT and the copy npm passes on, milliseconds apart), then the request completes and the process exits 0 within a second after it", () =>
+  test("When one Ctrl-C reaches node twice during a slow request (the terminal's SIGINT and the copy npm passes on, milliseconds apart), then the request completes and the process exits 0 promptly after it", () =>
     duringSlowForward(async ({ server, forward, exited }) => {
       server.child.kill('SIGINT');
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -162,7 +169,7 @@ describe('Shutdown', () => {
       expect(answered.status).toBe(200);
       expect(answered.body.response?.status).toBe(201);
       expect(code).toBe(0);
-      expect(at - answered.at).toBeLessThan(1000);
+      expect(at - answered.at).toBeLessThan(PROMPTLY_MS);
       expect(server.output()).not.toContain('stopping now');
     }));
 
@@ -226,7 +233,7 @@ describe('Shutdown', () => {
     }
   }, 120_000);
 
-  test('When Ctrl-C stops `npm start` during a slow request, then the request completes, npm and node exit within a second after it and the port is free', async () => {
+  test('When Ctrl-C stops `npm start` during a slow request, then the request completes, npm and node exit promptly after it and the port is free', async () => {
     const upstream = await slowUpstream();
     const port = await freePort();
     // Its own process group, as a terminal's foreground job: Ctrl-C sends SIGINT to every process of it (npm and node).
@@ -240,7 +247,7 @@ describe('Shutdown', () => {
       const { at } = await closed;
       expect(answered.status).toBe(200);
       expect(answered.body.response?.status).toBe(201);
-      expect(at - answered.at).toBeLessThan(1000);
+      expect(at - answered.at).toBeLessThan(PROMPTLY_MS);
       expect(output()).not.toContain('stopping now');
       await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
     } finally {

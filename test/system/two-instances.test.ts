@@ -232,7 +232,7 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
       res.writeHead(200).end('[accepted]');
     };
     const killEnv = { ...env, ...killDatabase.env, DATABASE_POOL_SIZE: '10' };
-    const [doomed, survivor] = await Promise.all([spawnServer({ ...killEnv, WEBHOOK_TIMEOUT_MS: '10000' }), spawnServer(killEnv)]);
+    const [doomed, survivor] = await Promise.all([spawnServer({ ...killEnv, WEBHOOK_TIMEOUT_MS: '30000' }), spawnServer(killEnv)]);
     survivor.child.kill('SIGSTOP');
     try {
       for (let i = 1; i <= HOOKS; i++) {

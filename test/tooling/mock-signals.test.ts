@@ -118,7 +118,8 @@ describe('Stopping the mock', () => {
     async (signal) => {
       const mock = await startMock('node');
       const prism = prismOf(mock);
-      expect(prism.pids).toHaveLength(2);
+      // checkout, management and client-side
+      expect(prism.pids).toHaveLength(3);
       for (const port of [...mock.ports, ...prism.ports]) expect(await answers(port)).toBe(true);
       const exited = new Promise<number | null>((resolve) => mock.launcher.once('exit', resolve));
       mock.launcher.kill(signal);
@@ -134,7 +135,7 @@ describe('Stopping the mock', () => {
     const mock = await startMock('npm');
     const everything = descendants(mock.launcher.pid!);
     const prism = prismOf(mock);
-    expect(prism.pids).toHaveLength(2);
+    expect(prism.pids).toHaveLength(3);
     mock.launcher.kill('SIGTERM');
     await expectStopped(mock, prism, everything);
   }, 120_000);

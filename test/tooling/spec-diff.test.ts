@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { compareSpecs, formatResult, run as runGate } from '../../scripts/spec-diff.mjs';
+import { AREAS, compareSpecs, formatResult, run as runGate } from '../../scripts/spec-diff.mjs';
 
 type Json = Record<string, any>;
 interface Change {
@@ -153,7 +153,7 @@ describe('npm run spec:diff', () => {
   function tree(committed: boolean): string {
     const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
     mkdirSync(join(dir, 'generated'));
-    for (const area of ['checkout', 'management']) copyFileSync(join(process.cwd(), 'generated', `${area}.json`), join(dir, 'generated', `${area}.json`));
+    for (const area of AREAS) copyFileSync(join(process.cwd(), 'generated', `${area}.json`), join(dir, 'generated', `${area}.json`));
     if (committed) {
       const git = (...args: string[]) =>
         execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {

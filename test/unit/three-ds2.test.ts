@@ -48,7 +48,7 @@ describe('3D Secure 2 tokens and results', () => {
     const state = newThreeDSState('full', 'native', false);
     expect(decodeJson(fingerprintToken(state, 'https://pay.example'))).toEqual({
       threeDSMethodNotificationURL: 'https://pay.example/hosted/3ds2/notification',
-      threeDSMethodUrl: '',
+      threeDSMethodUrl: 'https://pay.example/hosted/3ds2/method',
       threeDSServerTransID: state.threeDSServerTransID,
     });
     expect(decodeJson(challengeToken(state, 'https://pay.example', 'PSP1'))).toEqual({

@@ -147,6 +147,7 @@ async function chargeOriginalCard(ctx: PaymentContext, merchant: Merchant, input
     originalValue: input.amount.value,
     capturedValue: 0,
     refundedValue: 0,
+    chargedBackValue: 0,
     resultCode: expired ? 'Refused' : 'Authorised',
     refusalReason: expired ? EXPIRED_CARD.reason : null,
     refusalReasonCode: expired ? EXPIRED_CARD.code : null,

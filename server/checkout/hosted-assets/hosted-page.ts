@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Router, type Response } from 'express';
+import express, { type Request, Router, type Response } from 'express';
 import { projectRoot } from '../../project-root.js';
 import type { Money } from '../money.js';
 
@@ -27,21 +27,32 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The 3D Secure 2 pages: the merchant's checkout frames them (any shop's, as it frames an
+ * issuer's pages), and they still load nothing but our own origin's files.
+ */
+const FRAMED_CONTENT_SECURITY_POLICY = ["default-src 'self'", "img-src 'self' data:", "form-action 'self'", "base-uri 'none'", 'frame-ancestors *'].join('; ');
+
+/** Our scripts: the payment form's checks, and the steps of 3D Secure 2's pages. */
+const SCRIPTS = ['pay.js', 'three-ds2.js'] as const;
+
 export interface HostedPage {
   title: string;
   /** The page's content (trusted HTML: escape every value with escapeHtml). */
   body: string;
-  /** Loads the payment form's checks. */
-  withScript?: boolean;
+  /** Loads one of our scripts. */
+  script?: (typeof SCRIPTS)[number];
+  /** Shown in another site's frame (3D Secure 2's pages). */
+  framed?: boolean;
 }
 
 /** Sends a hosted page with its status. */
 export function sendHostedPage(res: Response, status: number, page: HostedPage): void {
-  const script = page.withScript ? `<script src="${ASSETS_PATH}/pay.js" defer></script>` : '';
+  const script = page.script ? `<script src="${ASSETS_PATH}/${page.script}" defer></script>` : '';
   res
     .status(status)
     .set({
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'Content-Security-Policy': page.framed ? FRAMED_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
@@ -72,6 +83,16 @@ export function messagePage(res: Response, status: number, title: string, messag
   sendHostedPage(res, status, { title, body: `<h1>${escapeHtml(title)}</h1>\n<p class="note"${attributes}>${escapeHtml(message)}</p>` });
 }
 
+/** Reads the urlencoded form a hosted page posts (small: a few fields). */
+export const hostedForm = express.urlencoded({ extended: false, limit: '16kb' });
+
+/** A field of the posted form, or of the query (a page followed by a link); undefined when absent or not text. */
+export function formField(req: Request, name: string): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body?.[name] ?? req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** A URL the shopper may be sent to from a button: http(s) only (never `javascript:` and the like). */
 export function safeHttpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -83,12 +104,12 @@ export function safeHttpUrl(value: unknown): string | undefined {
   }
 }
 
-/** GET /hosted/assets/pay.css and /hosted/assets/pay.js: the files beside this module, read once. */
+/** GET /hosted/assets/pay.css and our scripts (/hosted/assets/pay.js, three-ds2.js): the files beside this module, read once. */
 export function hostedAssets(): Router {
   const folder = join(projectRoot(), 'server', 'checkout', 'hosted-assets');
   const files = new Map([
     ['pay.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(folder, 'pay.css')) }],
-    ['pay.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(folder, 'pay.js')) }],
+    ...SCRIPTS.map((name) => [name, { type: 'text/javascript; charset=utf-8', body: readFileSync(join(folder, name)) }] as const),
   ]);
   const router = Router();
   router.get(`${ASSETS_PATH}/:file`, (req, res, next) => {

@@ -1,12 +1,3 @@
-// 3D Secure 2: the notification page hands the challenge's result (cres) to the page that framed
-// the challenge (the merchant's checkout), as an issuer's notification page does.
-(function () {
-  'use strict';
-  var note = document.getElementById('cres');
-  if (!note || window.parent === window) return;
-  window.parent.postMessage(note.getAttribute('data-cres') || '', '*');
-})();
-
 // The hosted payment form: the chosen method names the button ("Pay EUR 42.00", "Continue to
 // iDEAL"); a card's fields are checked before anything is sent: Luhn, expiry, CVC length.
 // The server checks everything again; this only tells the shopper early, next to the field.

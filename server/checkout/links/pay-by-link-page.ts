@@ -281,7 +281,7 @@ export function payByLinkPage(deps: { store: Store; clock: Clock; vault: CardVau
       methods.length > 0
         ? paymentForm(view, methods)
         : '<p class="note" id="no-methods">None of the payment methods this link allows can be paid on this page. Ask the merchant for another link.</p>';
-    sendHostedPage(res, 200, { title: `Pay ${view.merchantName}`, body: `${linkHeader(view, 'Pay')}\n${pending}\n${body}`, withScript: true });
+    sendHostedPage(res, 200, { title: `Pay ${view.merchantName}`, body: `${linkHeader(view, 'Pay')}\n${pending}\n${body}`, script: 'pay.js' });
   });
 
   router.post('/payByLink/:id', form, async (req, res) => {

@@ -135,7 +135,7 @@ export async function payableLink(tx: Tx, now: Date, id: string): Promise<Paymen
 export async function recordLinkPayment(tx: Tx, now: Date, link: PaymentLink, resultCode: string): Promise<PaymentLink> {
   let status: PaymentLink['status'];
   if (resultCode === 'Authorised') status = link.reusable ? 'active' : 'completed';
-  else if (resultCode === 'RedirectShopper' || resultCode === 'Pending') status = link.reusable ? 'active' : 'paymentPending';
+  else if (resultCode === 'RedirectShopper' || resultCode === 'Pending' || resultCode === 'Received') status = link.reusable ? 'active' : 'paymentPending';
   else status = 'active';
   if (status === link.status) return link;
   const updated: PaymentLink = { ...link, status, updatedAt: now.toISOString() };

@@ -3,6 +3,7 @@ import type { Modification, ModificationKind, Payment } from '../../store/types.
 import { together, type Tx } from '../../store/tx.js';
 import type { Money } from '../money.js';
 import { newPspReference } from '../references.js';
+import { openTestDispute } from '../disputes/disputes.domain.js';
 
 /** One webhook event that reports a modification's outcome. */
 export interface ModificationReport {
@@ -19,8 +20,10 @@ export interface ModificationInput {
   reported: Money;
   reference?: string | undefined;
   action?: 'cancel' | 'refund' | undefined;
-  /** The events, in order: usually one; a FAIL_LATER test value adds the later failure. */
+  /** The events, in order. */
   reports: ModificationReport[];
+  /** `failed` for a modification refused at once (the test value FAIL): there is nothing it could take back later. */
+  status?: Modification['status'];
   additionalData?: Record<string, string>;
 }
 
@@ -38,7 +41,7 @@ export async function recordModification(tx: Tx, now: Date, payment: Payment, in
     currency: input.amount?.currency ?? null,
     value: input.amount?.value ?? null,
     reference: input.reference ?? null,
-    status: 'received',
+    status: input.status ?? 'received',
     action: input.action ?? null,
     createdAt: now.toISOString(),
   };
@@ -64,5 +67,7 @@ export async function recordModification(tx: Tx, now: Date, payment: Payment, in
   // The modification's row and its events do not depend on each other: written together, they
   // share a round trip on PostgreSQL.
   await together([tx.payments.insertModification(modification), reportInOrder()]);
+  // A captured card payment whose holder name names a test dispute scenario is disputed (once).
+  if (input.kind === 'capture' && input.reports.every((report) => report.success)) await openTestDispute(tx, now, payment);
   return modification;
 }

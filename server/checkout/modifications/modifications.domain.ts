@@ -15,14 +15,20 @@ import {
 } from '../../kernel/errors.js';
 import type { Credential, Modification, ModificationKind, Payment } from '../../store/types.js';
 import { together, type Tx } from '../../store/tx.js';
-import type { Money } from '../money.js';
+import { type Money, openAmount } from '../money.js';
 import { settleDueCapture } from '../payments/authorisation.js';
 import { assertItemsPrice } from '../payments/line-items.js';
+import { failModification, type FailableKind, isFailable } from './failure.js';
 import { recordModification } from './modification-record.js';
 
-/** Modification references that make the outcome fail (documented on the webhook). */
+/**
+ * Test values that make a modification's outcome fail. Adyen's test platform: a payment made with
+ * the card holder name `capture failed` or `refund failed` has its captures or refunds accepted,
+ * then failed (CAPTURE_FAILED, REFUND_FAILED). Adyen has no test value for a modification refused
+ * at once; this sandbox's own is the modification `reference` `FAIL` (success false).
+ */
 export const TEST_FAIL_REFERENCE = 'FAIL';
-export const TEST_FAIL_LATER_REFERENCE = 'FAIL_LATER';
+export const TEST_FAILING_HOLDER_NAMES: Record<FailableKind, string> = { capture: 'capture failed', refund: 'refund failed' };
 
 const EVENT_CODES: Record<ModificationKind, string> = {
   capture: 'CAPTURE',
@@ -32,15 +38,17 @@ const EVENT_CODES: Record<ModificationKind, string> = {
   reversal: 'CANCEL_OR_REFUND',
   amountUpdate: 'AUTHORISATION_ADJUSTMENT',
 };
-const LATER_FAILURE: Partial<Record<ModificationKind, string>> = { capture: 'CAPTURE_FAILED', refund: 'REFUND_FAILED' };
 
-type Outcome = 'success' | 'failure' | 'failLater';
+type Outcome = { kind: 'success' } | { kind: 'failure' } | { kind: 'failLater'; reason: string };
 
 /** The outcome the server decides for a modification: success unless a test value asks otherwise. */
-function outcomeOf(kind: ModificationKind, reference: string | undefined): Outcome {
-  if (reference === TEST_FAIL_REFERENCE) return 'failure';
-  if (reference === TEST_FAIL_LATER_REFERENCE) return LATER_FAILURE[kind] ? 'failLater' : 'failure';
-  return 'success';
+function outcomeOf(kind: ModificationKind, reference: string | undefined, payment: Payment): Outcome {
+  if (reference === TEST_FAIL_REFERENCE) return { kind: 'failure' };
+  if (!isFailable(kind)) return { kind: 'success' };
+  if (payment.holderName?.trim().toLowerCase() === TEST_FAILING_HOLDER_NAMES[kind]) {
+    return { kind: 'failLater', reason: `Failed after acceptance (test card holder name '${TEST_FAILING_HOLDER_NAMES[kind]}')` };
+  }
+  return { kind: 'success' };
 }
 
 /**
@@ -95,8 +103,9 @@ function assertAmount(amount: Money, payment: Payment): void {
 
 /**
  * Records a modification the rules accepted: the payment moves to `after` and its event is queued.
- * A test value that makes the outcome fail leaves the payment as it was `before` and reports the
- * failure; `FAIL_LATER` reports success first, then CAPTURE_FAILED or REFUND_FAILED.
+ * A test value that makes the outcome fail at once leaves the payment as it was `before` and
+ * reports the failure; one that makes it fail later reports success, then fails the capture or
+ * refund as CAPTURE_FAILED or REFUND_FAILED do (failure.ts: what it added is taken back).
  */
 async function record(
   ctx: Context,
@@ -105,15 +114,12 @@ async function record(
   kind: ModificationKind,
   details: { amount?: Money; reference?: string; action?: 'cancel' | 'refund' },
 ): Promise<ModificationOutcome> {
-  const outcome = outcomeOf(kind, details.reference);
-  const updated = { ...(outcome === 'success' ? after : before), updatedAt: ctx.now.toISOString() };
+  const outcome = outcomeOf(kind, details.reference, before);
+  const updated = { ...(outcome.kind === 'failure' ? before : after), updatedAt: ctx.now.toISOString() };
   const reports =
-    outcome === 'failure'
+    outcome.kind === 'failure'
       ? [{ eventCode: EVENT_CODES[kind], success: false, reason: 'Modification refused by the test value FAIL' }]
-      : [
-          { eventCode: EVENT_CODES[kind], success: true },
-          ...(outcome === 'failLater' ? [{ eventCode: LATER_FAILURE[kind]!, success: false, reason: 'Failed after acceptance (test value FAIL_LATER)' }] : []),
-        ];
+      : [{ eventCode: EVENT_CODES[kind], success: true }];
   // The payment's new state and the modification's rows do not depend on each other: written
   // together, they share a round trip on PostgreSQL.
   const [, modification] = await together([
@@ -125,13 +131,19 @@ async function record(
       reference: details.reference,
       action: details.action,
       reports,
+      ...(outcome.kind === 'failure' && { status: 'failed' as const }),
       additionalData: {
         ...(details.action && { 'modification.action': details.action }),
         ...(details.reference && { 'modification.merchantReference': details.reference }),
       },
     }),
   ]);
-  return { modification, payment: updated };
+  if (outcome.kind !== 'failLater' || !isFailable(modification.kind)) return { modification, payment: updated };
+  // What this capture or refund added (a capture of an automatically captured payment added nothing).
+  const added = kind === 'capture' ? updated.capturedValue - before.capturedValue : updated.refundedValue - before.refundedValue;
+  const failure = { value: details.amount?.value ?? added, takenBack: added, reason: outcome.reason };
+  const failed = await failModification(ctx.tx, ctx.now, updated, { ...modification, kind: modification.kind }, failure);
+  return { modification: { ...modification, status: 'failed' }, payment: failed };
 }
 
 const isLive = (p: Payment) => p.resultCode === 'Authorised' && !p.cancelled;
@@ -164,10 +176,11 @@ export async function refundPayment(ctx: Context, pspReference: string, input: A
   // A cancelled payment takes no refund, whatever its amounts say (the database also refuses a row both cancelled and captured).
   if (payment.resultCode !== 'Authorised' || payment.cancelled || payment.capturedValue === 0) throw new ApiError(ERR_NOTHING_CAPTURED);
   assertAmount(input.amount, payment);
-  const refundable = payment.capturedValue - payment.refundedValue;
+  // What a chargeback took is not the merchant's to refund (a reversed chargeback gives it back).
+  const refundable = openAmount(payment);
   if (input.amount.value > refundable) {
     throw new ApiError(ERR_REFUND_EXCEEDS_CAPTURED, {
-      message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded (${refundable})`,
+      message: `Refund amount ${input.amount.value} exceeds the captured amount not yet refunded or charged back (${refundable})`,
     });
   }
   assertPayLaterItems(payment, input, refundable);
@@ -202,10 +215,14 @@ export async function reversePayment(ctx: Context, pspReference: string, input: 
   if (payment.capturedValue === 0) {
     return record(ctx, payment, { ...payment, cancelled: true, captureClosed: true }, 'reversal', { ...input, action: 'cancel' });
   }
-  const open = payment.capturedValue - payment.refundedValue;
+  const open = openAmount(payment);
   if (open === 0) throw new ApiError(ERR_NOTHING_TO_REVERSE);
   const amount = { currency: payment.currency, value: open };
-  return record(ctx, payment, { ...payment, refundedValue: payment.capturedValue, captureClosed: true }, 'reversal', { ...input, amount, action: 'refund' });
+  return record(ctx, payment, { ...payment, refundedValue: payment.refundedValue + open, captureClosed: true }, 'reversal', {
+    ...input,
+    amount,
+    action: 'refund',
+  });
 }
 
 /** Amount update: a new total for an authorised payment not yet captured, different from the current one. */

@@ -13,7 +13,7 @@ import { recordEvent } from '../../kernel/events/outbox.js';
 import type { Credential, Order, Payment } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Money } from '../money.js';
+import { type Money, openAmount } from '../money.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newOrderData, newPspReference } from '../references.js';
 
@@ -186,8 +186,9 @@ async function unwind(tx: Tx, now: Date, payment: Payment, additionalData: Recor
     });
     return;
   }
-  const open = payment.capturedValue - payment.refundedValue;
-  await tx.payments.update({ ...payment, refundedValue: payment.capturedValue, captureClosed: true, updatedAt: now.toISOString() }, payment);
+  // What a chargeback took is not refunded again.
+  const open = openAmount(payment);
+  await tx.payments.update({ ...payment, refundedValue: payment.refundedValue + open, captureClosed: true, updatedAt: now.toISOString() }, payment);
   if (open > 0) {
     const refund = { currency: payment.currency, value: open };
     await recordModification(tx, now, payment, {

@@ -2,7 +2,7 @@ import { requireMerchantAccount } from '../../kernel/auth/credentials.js';
 import { ApiError, ERR_CANNOT_DECRYPT, ERR_CARD_MISSING } from '../../kernel/errors.js';
 import type { Credential } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
-import { detectBrands } from '../payments/cards.js';
+import { brandLengths, detectBrands } from '../payments/cards.js';
 import { acceptedCardBrands } from './payment-methods.domain.js';
 
 interface BinInfo {
@@ -65,4 +65,42 @@ export async function lookUpCard(tx: Tx, credential: Credential, query: CardDeta
   const brands = detectBrands(digits, digits.length >= 12).map((type) => ({ type, supported: supported.includes(type) }));
   const info = BIN_TABLE[digits.slice(0, 6)];
   return info ? { brands, fundingSource: info.fundingSource, isCardCommercial: info.commercial, issuingCountryCode: info.country } : { brands };
+}
+
+/** The brands Adyen's web library asks no security code for (Bancontact), or lets the shopper leave out (Maestro). */
+const CVC_POLICY: Readonly<Record<string, 'optional' | 'hidden'>> = { bcmc: 'hidden', maestro: 'optional' };
+
+export interface BinLookupQuery {
+  encryptedBin: string;
+  requestId?: string;
+  supportedBrands?: string[];
+}
+
+/**
+ * The client-side BIN lookup Adyen's web library makes while the shopper types: the brands of the
+ * leading digits by the card reader's ranges (cards.ts), best match first, `supported` when the
+ * component accepts the brand, and the issuer's country for the known test ranges. The component's
+ * own brands decide support (a client key's credential may reach several merchant accounts).
+ */
+export function lookUpBin(query: BinLookupQuery) {
+  if (!query.encryptedBin.startsWith('test_'))
+    throw new ApiError(ERR_CANNOT_DECRYPT, { message: "Unable to decrypt data: 'encryptedBin' is not a test_-prefixed test value" });
+  const digits = query.encryptedBin.slice('test_'.length).replace(/ /g, '');
+  if (!/^\d{6,19}$/.test(digits)) {
+    throw new ApiError(ERR_CARD_MISSING, { message: "Missing payment method details: 'encryptedBin' with at least the first six digits" });
+  }
+  const supported = query.supportedBrands ?? [];
+  const brands = detectBrands(digits, false).map((brand) => {
+    const lengths = brandLengths(brand);
+    return {
+      brand,
+      supported: supported.includes(brand),
+      cvcPolicy: CVC_POLICY[brand] ?? ('required' as const),
+      expiryDatePolicy: 'required' as const,
+      enableLuhnCheck: true,
+      ...(lengths.length === 1 && { panLength: lengths[0]! }),
+    };
+  });
+  const country = BIN_TABLE[digits.slice(0, 6)]?.country;
+  return { ...(query.requestId !== undefined && { requestId: query.requestId }), ...(country && { issuingCountryCode: country }), brands };
 }

@@ -94,6 +94,7 @@ export function newPayment(merchant: Merchant, input: PaymentInput, now: Date, p
     originalValue: input.amount.value,
     capturedValue: 0,
     refundedValue: 0,
+    chargedBackValue: 0,
     resultCode: 'RedirectShopper',
     refusalReason: null,
     refusalReasonCode: null,
@@ -145,15 +146,22 @@ export function authorise(payment: Payment, now: Date): Payment {
   return settleAutoCapture(authorised, now);
 }
 
+/**
+ * The payment failed: Refused, or Error / Cancelled where Adyen's test table says so
+ * (test-results.ts). All three are final and reported as an AUTHORISATION event with success
+ * false and the refusal reason; a raw acquirer response the request asked for is kept for the
+ * response's `refusalReasonRaw`.
+ */
 export function refuse(payment: Payment, refusal: Refusal, now: Date): Payment {
   return {
     ...payment,
-    resultCode: 'Refused',
+    resultCode: refusal.resultCode ?? 'Refused',
     refusalReason: refusal.reason,
     refusalReasonCode: refusal.code,
     paymentData: null,
     settleAt: null,
     updatedAt: now.toISOString(),
+    ...(refusal.raw !== undefined && { methodState: { ...payment.methodState, refusalReasonRaw: refusal.raw } }),
   };
 }
 
@@ -264,7 +272,8 @@ async function reportOfferClosed(tx: Tx, now: Date, payment: Payment): Promise<v
 /** The AUTHORISATION event of a payment that reached a final result (OFFER_CLOSED for an expired offer). */
 async function reportResult(tx: Tx, now: Date, payment: Payment, extra: Record<string, string>): Promise<void> {
   if (offerClosed(payment)) return reportOfferClosed(tx, now, payment);
-  if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Refused' && payment.resultCode !== 'Cancelled') return;
+  // Error is final too (Adyen's test table answers it for UNKNOWN and ERROR): a failed AUTHORISATION like a refusal.
+  if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Refused' && payment.resultCode !== 'Cancelled' && payment.resultCode !== 'Error') return;
   await recordEvent(tx, now, {
     companyId: payment.companyId,
     merchantAccount: payment.merchantAccount,

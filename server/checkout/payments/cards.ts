@@ -22,7 +22,7 @@ export function passesLuhn(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-interface BrandRule {
+export interface BrandRule {
   brand: string;
   prefixes: Array<string | [number, number]>;
   lengths: number[];
@@ -68,6 +68,19 @@ export function detectBrands(digits: string, checkLength = true): string[] {
   })).filter((r) => r.score > 0 && (!checkLength || r.lengthOk));
   scored.sort((a, b) => b.score - a.score);
   return [...new Set(scored.map((r) => r.brand))];
+}
+
+/**
+ * The brand rules as data, for the secured-fields page: the browser detects the brand and checks
+ * the length by the same rules the payment is later checked by, without a second copy.
+ */
+export function brandRules(): ReadonlyArray<Readonly<BrandRule>> {
+  return BRAND_RULES;
+}
+
+/** The card number lengths of a brand (none for a brand these rules do not know). */
+export function brandLengths(brand: string): number[] {
+  return BRAND_RULES.find((rule) => rule.brand === brand)?.lengths ?? [];
 }
 
 /** A card as the payment needs it. The full number lives only in this object, never in a record. */
@@ -128,26 +141,18 @@ export function isExpired(card: Pick<Card, 'expiryMonth' | 'expiryYear'>, now: D
   return now.getTime() >= firstInvalidDay;
 }
 
+/** Why a payment failed: its refusalReason and refusalReasonCode, and the resultCode (Refused unless said). */
 export interface Refusal {
   reason: string;
   code: string;
-  raw: string;
+  /** Error and Cancelled come from Adyen's test table (test-results.ts); every other refusal is Refused. */
+  resultCode?: 'Refused' | 'Error' | 'Cancelled';
+  /** The raw acquirer response (`additionalData.refusalReasonRaw`) when it is not the reason itself. */
+  raw?: string;
 }
 
-/** Holder names that ask the test platform for a refusal (documented on the payments operation). */
-export const TEST_REFUSALS: Record<string, Refusal> = {
-  REFUSED: { reason: 'Refused', code: '2', raw: 'REFUSED' },
-  DECLINED: { reason: 'Refused', code: '2', raw: 'DECLINED' },
-  BLOCK_CARD: { reason: 'Blocked Card', code: '5', raw: 'BLOCK_CARD' },
-  CARD_EXPIRED: { reason: 'Expired Card', code: '6', raw: 'CARD_EXPIRED' },
-  ISSUER_UNAVAILABLE: { reason: 'Issuer Unavailable', code: '9', raw: 'ISSUER_UNAVAILABLE' },
-  NOT_ENOUGH_BALANCE: { reason: 'Not enough balance', code: '12', raw: 'NOT_ENOUGH_BALANCE' },
-  FRAUD: { reason: 'FRAUD', code: '20', raw: 'FRAUD' },
-  CVC_DECLINED: { reason: 'CVC Declined', code: '24', raw: 'CVC_DECLINED' },
-};
-
-export const EXPIRED_CARD: Refusal = { reason: 'Expired Card', code: '6', raw: 'EXPIRED_CARD' };
-export const NOT_AUTHENTICATED: Refusal = { reason: '3D Not Authenticated', code: '11', raw: '3D_NOT_AUTHENTICATED' };
+export const EXPIRED_CARD: Refusal = { reason: 'Expired Card', code: '6' };
+export const NOT_AUTHENTICATED: Refusal = { reason: '3D Not Authenticated', code: '11' };
 
 /** Cards that always ask for a 3D Secure challenge (the adyen-web challenge-only test card). */
 export const CHALLENGE_CARDS = new Set(['4212345678910006']);

@@ -5,6 +5,7 @@ import { pendingRedirect } from './payments.domain.js';
 import type { RedirectOutcome, RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import { escapeHtml, formatMoney, hostedAssets, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
 import { hostedMethodPages } from './hosted-methods.js';
+import { threeDS2Pages } from './three-ds2-pages.js';
 import { returnUrlWith } from './redirect-result.js';
 
 const BRANDS: Record<string, string> = {
@@ -47,12 +48,14 @@ function challengePage(res: Response, payment: Payment, merchantName: string): v
  * The test issuer's 3D Secure page that a RedirectShopper action points at. The shopper (or a
  * test) chooses an outcome and is sent back to the merchant's returnUrl with a signed
  * redirectResult, which the payment details operation then turns into the final result.
- * It also serves the hosted pages' stylesheet and script (/hosted/assets/) and the pages of
- * the other payment methods (hosted-methods.ts).
+ * It also serves the hosted pages' stylesheet and scripts (/hosted/assets/), the issuer's pages
+ * of native 3D Secure 2 (three-ds2-pages.ts) and the pages of the other payment methods
+ * (hosted-methods.ts).
  */
 export function hosted3ds(store: Store, signer: RedirectSigner): Router {
   const router = Router();
   router.use(hostedAssets());
+  router.use(threeDS2Pages(store));
   router.use(hostedMethodPages(store, signer));
   /** The payment waiting for authentication and its merchant's name, or a 404 page (then undefined). */
   const waiting = async (psp: string, res: Response) => {

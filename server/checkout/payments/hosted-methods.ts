@@ -1,29 +1,19 @@
-import express, { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import type { RedirectSigner } from '../../kernel/crypto/redirect-signer.js';
 import type { Payment } from '../../store/types.js';
 import type { Store } from '../../store/tx.js';
-import { escapeHtml, formatMoney, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
+import { escapeHtml, formatMoney, formField as field, hostedForm as form, messagePage, sendHostedPage } from '../hosted-assets/hosted-page.js';
 import { type RedirectAnswer, returnUrlWith, signRedirectResult } from './redirect-result.js';
-import { CHALLENGE_PASSWORD, encodeJson, type ThreeDSState } from './three-ds2.js';
 import { idealIssuerOf } from './methods/ideal.js';
 
 /**
- * The sandbox's stand-ins for what a shopper meets outside the merchant's page: the issuer's
- * 3D Secure 2 challenge (the access control server), the iDEAL bank, Klarna's and PayPal's
- * approval pages, the Bancontact app that scans a QR code, and the bank where a voucher is paid.
- * A redirect page sends the shopper back with a signed redirectResult; a page that stays
- * (the challenge) records the shopper's answer on the
- * payment, in a transaction; the payment's flow applies it when the client asks
- * (/payments/details), so a page never decides a result by itself nor writes an event.
+ * The sandbox's stand-ins for what a shopper meets outside the merchant's page: the iDEAL bank,
+ * Klarna's and PayPal's approval pages, the Bancontact app that scans a QR code, and the bank
+ * where a voucher is paid (the issuer's 3D Secure 2 pages are three-ds2-pages.ts). A redirect
+ * page sends the shopper back with a signed redirectResult; a page that stays records the
+ * shopper's answer on the payment, in a transaction; the payment's flow applies it when the
+ * client asks (/payments/details), so a page never decides a result by itself nor writes an event.
  */
-
-const form = express.urlencoded({ extended: false, limit: '16kb' });
-
-const field = (req: Request, name: string): string | undefined => {
-  const body = req.body as Record<string, unknown> | undefined;
-  const value = body?.[name] ?? req.query[name];
-  return typeof value === 'string' ? value : undefined;
-};
 
 /** Reads a payment and, when `accepts` holds, writes what `change` makes of it; undefined when it does not wait for this page. */
 async function answer(store: Store, psp: string, accepts: (p: Payment) => boolean, change: (p: Payment) => Payment): Promise<Payment | undefined> {
@@ -46,84 +36,6 @@ async function waiting(store: Store, psp: string, accepts: (p: Payment) => boole
 
 const notWaiting = (res: Response) =>
   messagePage(res, 404, 'Nothing to answer', 'No payment waits for this page: it was already answered, it expired, or the link is wrong.');
-
-const threeDSOf = (p: Payment) => p.methodState.threeDS as ThreeDSState | undefined;
-const inChallenge = (p: Payment) => p.resultCode === 'ChallengeShopper' && threeDSOf(p)?.mode === 'native';
-
-/** The challenge: a password form (the sandbox's password is `password`). */
-function challengePage(res: Response, payment: Payment, merchantName: string): void {
-  const psp = encodeURIComponent(payment.pspReference);
-  sendHostedPage(res, 200, {
-    title: 'Confirm your payment',
-    body: `<header>
-<p class="merchant">Test issuer · 3D Secure 2</p>
-<h1>Confirm your payment</h1>
-<p class="description">Enter the password your bank gave you. Sandbox: the password is <code>${CHALLENGE_PASSWORD}</code>; anything else fails.</p>
-</header>
-<dl>
-<dt>Merchant</dt><dd id="merchant">${escapeHtml(merchantName)}</dd>
-<dt>Amount</dt><dd id="amount">${formatMoney({ currency: payment.currency, value: payment.originalValue })}</dd>
-<dt>Card</dt><dd>ending ${escapeHtml(payment.cardLastFour)}</dd>
-</dl>
-<form method="post" action="/hosted/3ds2/acs/${psp}/answer">
-<div class="field"><label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="one-time-code" required></div>
-<div class="actions"><button class="button" id="submit" type="submit">Confirm</button></div>
-</form>`,
-  });
-}
-
-/**
- * The pages of native 3D Secure 2: the access control server's challenge (where adyen-web posts
- * the `creq`) and the notification page it returns the `cres` to.
- */
-function threeDS2Pages(store: Store): Router {
-  const router = Router();
-  const show = async (req: Request, res: Response) => {
-    const found = await waiting(store, String(req.params.psp), inChallenge);
-    if (!found) return notWaiting(res);
-    challengePage(res, found.payment, found.merchantName);
-  };
-  router.get('/hosted/3ds2/acs/:psp', show);
-  router.post('/hosted/3ds2/acs/:psp', form, show);
-  router.post('/hosted/3ds2/acs/:psp/answer', form, async (req, res) => {
-    const transStatus = field(req, 'password') === CHALLENGE_PASSWORD ? 'Y' : 'N';
-    const answered = await answer(store, String(req.params.psp), inChallenge, (p) => ({
-      ...p,
-      methodState: { ...p.methodState, threeDS: { ...threeDSOf(p)!, acsAnswer: transStatus } },
-    }));
-    if (!answered) return notWaiting(res);
-    const state = threeDSOf(answered)!;
-    const cres = encodeJson({
-      threeDSServerTransID: state.threeDSServerTransID,
-      acsTransID: state.acsTransID,
-      messageType: 'CRes',
-      messageVersion: '2.2.0',
-      transStatus,
-    });
-    sendHostedPage(res, 200, {
-      title: transStatus === 'Y' ? 'Payment confirmed' : 'Confirmation failed',
-      body: `<h1>${transStatus === 'Y' ? 'Payment confirmed' : 'Confirmation failed'}</h1>
-<p class="state ${transStatus === 'Y' ? 'ok' : 'bad'}" id="status" data-trans-status="${transStatus}">${transStatus === 'Y' ? 'Your bank confirmed the payment.' : 'The password was wrong: your bank did not confirm the payment.'}</p>
-<form method="post" action="/hosted/3ds2/notification">
-<input type="hidden" name="cres" value="${escapeHtml(cres)}">
-<div class="actions"><button class="button" id="continue" type="submit">Continue</button></div>
-</form>`,
-    });
-  });
-  const notification = (req: Request, res: Response) => {
-    const cres = field(req, 'cres') ?? '';
-    sendHostedPage(res, 200, {
-      title: 'Authentication finished',
-      body: `<h1>Authentication finished</h1>
-<p class="note" id="cres" data-cres="${escapeHtml(cres)}">You can return to the merchant's page.</p>`,
-      withScript: true,
-    });
-  };
-  router.get('/hosted/3ds2/notification', notification);
-  router.post('/hosted/3ds2/notification', form, notification);
-  return router;
-}
 
 interface Choice {
   outcome: RedirectAnswer;
@@ -350,7 +262,6 @@ ${amountRow(payment)}
 /** Every page of the payment methods beyond 3D Secure's redirect (hosted-3ds.ts uses it). */
 export function hostedMethodPages(store: Store, signer: RedirectSigner): Router {
   const router = Router();
-  router.use(threeDS2Pages(store));
   router.use(redirectMethodPages(store, signer, IDEAL_PAGE));
   router.use(redirectMethodPages(store, signer, KLARNA_PAGE));
   router.use(redirectMethodPages(store, signer, PAYPAL_PAGE));

@@ -8,8 +8,9 @@ import { orderForPayment } from '../orders/orders.domain.js';
 import { conclude, newPayment, type PaymentContext, type PaymentInput, type PaymentOutcome } from './authorisation.js';
 import { flowOfPayment, flowOfType } from './methods/index.js';
 import type { CompletionDetails } from './methods/method.js';
+import { takeFingerprint } from './methods/card.js';
 import { readRedirectResult } from './redirect-result.js';
-import { pspOfAuthorisationToken, readThreeDSSubmission } from './three-ds2.js';
+import { decodeJson, pspOfAuthorisationToken, readThreeDSSubmission } from './three-ds2.js';
 
 /**
  * POST /payments: the method's flow (methods/) decides the first step from the request; the
@@ -81,6 +82,62 @@ export async function submitPaymentDetails(ctx: PaymentContext, credential: Cred
   });
   const order = await conclude(tx, now, payment, { before });
   return { payment, order };
+}
+
+/**
+ * The payment a QR code or await action's paymentData names, for the library's status poll: a
+ * step that fell due on the company's clock (the app's answer, the code's expiry) is taken first,
+ * as the dispatcher's round would take it, so the shopper's page learns the result without
+ * waiting for that round. A payment of a merchant account the credential does not reach is as
+ * unknown as a made-up paymentData (the error is checkout's for a paymentData it does not know).
+ */
+export async function paymentOfStatusPoll(tx: Tx, now: Date, credential: Credential, paymentData: string): Promise<Payment> {
+  const byData = await tx.payments.byPaymentData(paymentData);
+  const before = byData && (await reachable(tx, credential, await tx.payments.getForUpdate(byData.pspReference)));
+  if (!before) throw new ApiError(ERR_PAYPAL_PAYMENT_DATA, { message: 'Invalid paymentData: no payment waits with this paymentData' });
+  const flow = flowOfPayment(before.paymentMethodType);
+  if (before.settleAt === null || before.settleAt > now.toISOString() || !flow.settle) return before;
+  const payment = await flow.settle({ tx, now }, before);
+  await conclude(tx, now, payment, { before });
+  return payment;
+}
+
+export interface FingerprintInput {
+  /** Base64 JSON `{threeDSCompInd}`: what the 3DS method iframe reported (`Y` done, `N` timed out, `U` no method). */
+  fingerprintResult: string;
+  /** The paymentData of the fingerprint action. */
+  paymentData: string;
+}
+
+/**
+ * POST /v1/submitThreeDS2Fingerprint (client-side): adyen-web's device fingerprint of a native
+ * 3D Secure 2 payment, named by the fingerprint action's paymentData (read locked; another
+ * company's payment is as unknown as a made-up paymentData). The card flow takes the step
+ * (`takeFingerprint`): the challenge next, or the `threeDSResult` that finishes a frictionless
+ * payment through the payment details operations.
+ */
+export async function submitFingerprint(
+  ctx: PaymentContext,
+  credential: Credential,
+  input: FingerprintInput,
+): Promise<PaymentOutcome & { threeDSResult?: string }> {
+  const { tx, now } = ctx;
+  const named = await tx.payments.byPaymentData(input.paymentData);
+  const before = named && (await reachable(tx, credential, await tx.payments.getForUpdate(named.pspReference)));
+  if (!before) {
+    throw new ApiError(ERR_INVALID_DETAILS, {
+      message: "Invalid payment method details: 'paymentData' names no payment waiting for its fingerprint (unknown, or the fingerprint was taken)",
+    });
+  }
+  const reported = decodeJson(input.fingerprintResult)?.threeDSCompInd;
+  if (typeof reported !== 'string') {
+    throw new ApiError(ERR_INVALID_DETAILS, {
+      message: "Invalid payment method details: 'fingerprintResult' must be base64-encoded JSON with 'threeDSCompInd'",
+    });
+  }
+  const step = takeFingerprint(before, reported);
+  const order = await conclude(tx, now, step.payment, { before });
+  return { payment: step.payment, order, ...(step.threeDSResult !== undefined && { threeDSResult: step.threeDSResult }) };
 }
 
 /** The payment a hosted 3D Secure page is for, if it still waits for the shopper. */

@@ -3,7 +3,7 @@ import { type BodyOf, command } from '../../kernel/http/handler.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
 import { flowOfPayment } from './methods/index.js';
 import type { PaymentInput, PaymentOutcome } from './authorisation.js';
-import { makePayment, submitPaymentDetails } from './payments.domain.js';
+import { makePayment, submitFingerprint, submitPaymentDetails } from './payments.domain.js';
 import { offeredDonationToken } from '../donations/donation-token.js';
 
 type PaymentResponse = components['schemas']['PaymentResponse'];
@@ -88,4 +88,18 @@ export const paymentsDetails = command('paymentsDetails')(async ({ tx, body, cal
   // A details response carries an action only for the next 3D Secure 2 step (the spec allows no other).
   const { action, ...response } = toPaymentResponse(outcome, baseUrlOf(req, deps.config.publicBaseUrl));
   return action?.type === 'threeDS2' ? { ...response, action } : response;
+});
+
+/**
+ * POST /v1/submitThreeDS2Fingerprint (client-side): the device fingerprint adyen-web submits
+ * itself. Answered as the library reads it: the challenge's action (`type: action`), or the
+ * details that finish a frictionless payment through the payment details operations
+ * (`type: completed`).
+ */
+export const submitThreeDS2Fingerprint = command('submitThreeDS2Fingerprint')(async ({ tx, body, caller, req }, deps) => {
+  const outcome = await submitFingerprint({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, body);
+  if (outcome.threeDSResult !== undefined) return { type: 'completed' as const, details: { threeDSResult: outcome.threeDSResult } };
+  const action = flowOfPayment(outcome.payment.paymentMethodType).action?.(outcome.payment, baseUrlOf(req, deps.config.publicBaseUrl));
+  if (action?.type !== 'threeDS2') throw new Error(`payment ${outcome.payment.pspReference} left its fingerprint without a challenge action`);
+  return { type: 'action' as const, action };
 });

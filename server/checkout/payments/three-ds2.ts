@@ -98,17 +98,18 @@ export function sameToken(a: string | undefined, b: string | undefined): boolean
   return timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-/** Where the hosted pages of native 3D Secure 2 live. */
+/** Where the hosted pages of native 3D Secure 2 live (three-ds2-pages.ts). */
 const hostedBase = (baseUrl: string) => `${baseUrl}/hosted/3ds2`;
 
 /**
- * The fingerprint token: no 3DS method URL, so the client reports the fingerprint at once
- * (`threeDSCompInd` `U`), as it does for issuers without one.
+ * The fingerprint token: the issuer's 3DS method page, which adyen-web posts `threeDSMethodData`
+ * to in a hidden iframe, and the notification page that reports the method done to the framing
+ * page (the client then sends `threeDSCompInd` `Y`; `N` when it timed out).
  */
 export function fingerprintToken(state: ThreeDSState, baseUrl: string): string {
   return encodeJson({
     threeDSMethodNotificationURL: `${hostedBase(baseUrl)}/notification`,
-    threeDSMethodUrl: '',
+    threeDSMethodUrl: `${hostedBase(baseUrl)}/method`,
     threeDSServerTransID: state.threeDSServerTransID,
   });
 }

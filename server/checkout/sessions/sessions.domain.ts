@@ -7,6 +7,7 @@ import {
   ERR_EXPIRES_AT_INVALID,
   ERR_INVALID_DETAILS,
   ERR_EXPIRES_AT_TOO_LATE,
+  ERR_ORDER_NOT_FOUND,
   ERR_SESSION_COMPLETED,
   ERR_SESSION_DATA,
   ERR_SESSION_EXPIRED,
@@ -19,6 +20,7 @@ import type { Money } from '../money.js';
 import type { PaymentContext, PaymentInput, PaymentOutcome } from '../payments/authorisation.js';
 import { type DetailsInput, makePayment, submitPaymentDetails } from '../payments/payments.domain.js';
 import { keptFields } from '../kept-fields.js';
+import { checkGiftCardBalance } from '../orders/gift-card-balance.domain.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const DEFAULT_SESSION_LIFETIME_MS = HOUR_MS;
@@ -96,7 +98,7 @@ async function visibleSession(tx: Tx, credential: Credential, id: string): Promi
  */
 export type SessionPaymentInput = Pick<
   components['schemas']['SessionPaymentRequest'],
-  'sessionData' | 'paymentMethod' | 'storePaymentMethod' | 'shopperEmail' | 'shopperName' | 'socialSecurityNumber' | 'billingAddress'
+  'sessionData' | 'paymentMethod' | 'storePaymentMethod' | 'shopperEmail' | 'shopperName' | 'socialSecurityNumber' | 'billingAddress' | 'order'
 >;
 
 /** What a client-side session call did: the session, the payment as it stands, the result to read it with. */
@@ -118,12 +120,23 @@ async function sessionOfData(tx: Tx, credential: Credential, id: string, session
   return (await tx.sessions.getForUpdate(id)) ?? session;
 }
 
+/**
+ * The session a client-side call names with its session data (setup, gift card balance, orders):
+ * the caller reaches it, the data is its own, and it has not expired.
+ */
+export async function openSession(tx: Tx, now: Date, credential: Credential, id: string, sessionData: string, mac: Mac): Promise<CheckoutSession> {
+  const session = await visibleSession(tx, credential, id);
+  if (opened('session', sessionData, mac) !== id) throw new ApiError(ERR_SESSION_DATA);
+  if (Date.parse(session.expiresAt) <= now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
+  return session;
+}
+
 /** POST /sessions/{id}/payments: a payment with the session's amount and reference, while the session is open. */
 export async function payInSession(ctx: PaymentContext, credential: Credential, id: string, input: SessionPaymentInput, mac: Mac): Promise<SessionStep> {
   const session = await sessionOfData(ctx.tx, credential, id, input.sessionData, mac);
   if (Date.parse(session.expiresAt) <= ctx.now.getTime()) throw new ApiError(ERR_SESSION_EXPIRED);
   const earlier = await ctx.tx.payments.ofSession(id);
-  if (earlier.some((p) => p.resultCode === 'Authorised')) throw new ApiError(ERR_SESSION_COMPLETED);
+  if (await paidInFull(ctx.tx, earlier)) throw new ApiError(ERR_SESSION_COMPLETED);
   const f = session.fields as Record<string, unknown> & {
     amount: Money;
     returnUrl: string;
@@ -137,13 +150,15 @@ export async function payInSession(ctx: PaymentContext, credential: Credential, 
   // storePaymentMethodMode decides; without it the session's storePaymentMethod does, as on /payments.
   const mode = f.storePaymentMethodMode ?? (f.storePaymentMethod === true ? 'enabled' : 'disabled');
   const store = mode === 'enabled' || (mode === 'askForConsent' && input.storePaymentMethod === true);
+  const order = input.order && (await orderOfSession(ctx, credential, session, input.order, input.paymentMethod));
   const outcome = await makePayment(ctx, credential, {
     merchantAccount: session.merchantAccount,
     reference: session.reference,
     returnUrl: f.returnUrl,
-    amount: f.amount,
+    amount: order?.amount ?? f.amount,
     paymentMethod: input.paymentMethod,
     sessionId: id,
+    ...(order && { order: order.ref }),
     ...(f.shopperReference && { shopperReference: f.shopperReference }),
     ...(f.shopperEmail && { shopperEmail: f.shopperEmail }),
     ...(f.captureDelayHours !== undefined && { captureDelayHours: f.captureDelayHours }),
@@ -153,6 +168,42 @@ export async function payInSession(ctx: PaymentContext, credential: Credential, 
     ...collectedFields(input),
   });
   return { session, outcome, sessionResult: seal('result', id, mac) };
+}
+
+/**
+ * Whether the session's payments have paid it: one authorised on its own, or the last of an
+ * order (the order is then completed). A partial payment leaves the session open for the rest.
+ */
+async function paidInFull(tx: Tx, payments: Payment[]): Promise<boolean> {
+  for (const payment of payments.filter((p) => p.resultCode === 'Authorised')) {
+    if (!payment.orderPspReference) return true;
+    if ((await tx.orders.getForUpdate(payment.orderPspReference))?.status === 'completed') return true;
+  }
+  return false;
+}
+
+/**
+ * The order a session payment names: one of the session's merchant account and reference (the
+ * session's orders operation made it), with what this payment pays towards it: what the order
+ * still needs, or, for a gift card, as much of it as the card's balance covers. The payment
+ * itself then checks the order's data and that it is still open.
+ */
+async function orderOfSession(
+  ctx: PaymentContext,
+  credential: Credential,
+  session: CheckoutSession,
+  ref: { pspReference: string; orderData: string },
+  paymentMethod: SessionPaymentInput['paymentMethod'],
+): Promise<{ ref: { pspReference: string; orderData: string }; amount: Money }> {
+  const order = await ctx.tx.orders.getForUpdate(ref.pspReference);
+  if (!order || order.merchantAccount !== session.merchantAccount || order.reference !== session.reference) throw new ApiError(ERR_ORDER_NOT_FOUND);
+  const remaining: Money = { currency: order.currency, value: order.remainingValue };
+  const method = paymentMethod as Record<string, unknown>;
+  if (method.type !== 'giftcard') return { ref: { pspReference: ref.pspReference, orderData: ref.orderData }, amount: remaining };
+  const card = Object.fromEntries(Object.entries(method).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const check = await checkGiftCardBalance(ctx.tx, credential, { merchantAccount: session.merchantAccount, amount: remaining, paymentMethod: card });
+  const covered = check.resultCode === 'Failed' ? remaining.value : Math.min(check.balance.value, remaining.value);
+  return { ref: { pspReference: ref.pspReference, orderData: ref.orderData }, amount: { currency: remaining.currency, value: covered } };
 }
 
 /** The shopper details the client's component collected, which take the place of the session's. */
@@ -213,9 +264,9 @@ export type SessionStatus = 'active' | 'canceled' | 'completed' | 'expired' | 'p
 /** A payment still waiting for the shopper, the client or the bank (a redirect, 3D Secure 2, a QR code, a voucher, a debit). */
 const WAITING: readonly Payment['resultCode'][] = ['RedirectShopper', 'Pending', 'IdentifyShopper', 'ChallengeShopper', 'Received', 'PresentToShopper'];
 
-/** The state a session's payments put it in. */
-export function sessionStatus(session: CheckoutSession, payments: Payment[], now: Date): SessionStatus {
-  if (payments.some((p) => p.resultCode === 'Authorised')) return 'completed';
+/** The state a session's payments put it in (`paid`: they paid it in full, see paidInFull). */
+export function sessionStatus(session: CheckoutSession, payments: Payment[], now: Date, paid: boolean): SessionStatus {
+  if (paid) return 'completed';
   const last = payments.at(-1);
   if (last && WAITING.includes(last.resultCode)) return 'paymentPending';
   if (last?.resultCode === 'Cancelled') return 'canceled';
@@ -230,5 +281,5 @@ export async function sessionResult(tx: Tx, now: Date, credential: Credential, i
   if (opened('result', result, mac) !== id)
     throw new ApiError(ERR_SESSION_RESULT, { message: "Invalid field 'sessionResult': it does not belong to this session" });
   const payments = await tx.payments.ofSession(id);
-  return { session, payments, status: sessionStatus(session, payments, now) };
+  return { session, payments, status: sessionStatus(session, payments, now, await paidInFull(tx, payments)) };
 }

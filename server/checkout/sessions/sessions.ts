@@ -1,8 +1,19 @@
-import { command, operation } from '../../kernel/http/handler.js';
+import type { Request } from 'express';
+import { command, type HandlerDeps, operation } from '../../kernel/http/handler.js';
+import type { Caller } from '../../kernel/http/request-context.js';
+import type { Tx } from '../../store/tx.js';
 import { baseUrlOf } from '../../kernel/http/links.js';
 import { flowOfPayment } from '../payments/methods/index.js';
 import { toPaymentResponse } from '../payments/payments.js';
-import { createSession, payInSession, type SessionStep, sessionResult, submitDetailsInSession } from './sessions.domain.js';
+import {
+  createSession,
+  payInSession,
+  type SessionDetailsInput,
+  type SessionPaymentInput,
+  type SessionStep,
+  sessionResult,
+  submitDetailsInSession,
+} from './sessions.domain.js';
 
 /** POST /sessions */
 export const sessions = command('sessions')(async ({ tx, body, caller, req }, deps) => {
@@ -31,24 +42,34 @@ function sessionAnswer({ session, outcome, sessionResult }: SessionStep, baseUrl
   const action = step === 'payment' || payment.action?.type === 'threeDS2' ? payment.action : undefined;
   return {
     pspReference: payment.pspReference,
-    resultCode: payment.resultCode,
+    resultCode: outcome.payment.resultCode,
     ...(action && { action }),
     ...(payment.refusalReason && { refusalReason: payment.refusalReason }),
+    ...(payment.order && { order: payment.order }),
     sessionData: session.sessionData,
     sessionResult,
   };
 }
 
-/** POST /sessions/{sessionId}/payments */
-export const sessionPayments = command('sessionPayments')(async ({ tx, body, path, caller, req }, deps) => {
+/** What the session payment calls of both areas (an API key here, a client key client-side) are called with. */
+interface SessionCall<Body> {
+  tx: Tx;
+  body: Body;
+  path: { sessionId: string };
+  caller: Caller;
+  req: Request;
+}
+
+/** Pays in the session of the path and answers as the checkout area does; the client-side area trims the answer. */
+export async function paySession({ tx, body, path, caller, req }: SessionCall<SessionPaymentInput>, deps: HandlerDeps) {
   const paid = await payInSession({ tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault }, caller.credential, path.sessionId, body, (t) =>
     deps.redirects.mac(t),
   );
   return sessionAnswer(paid, baseUrlOf(req, deps.config.publicBaseUrl), 'payment');
-});
+}
 
-/** POST /sessions/{sessionId}/paymentDetails */
-export const sessionPaymentDetails = command('sessionPaymentDetails')(async ({ tx, body, path, caller, req }, deps) => {
+/** Takes the next step of one of the session's payments and answers as the checkout area does. */
+export async function submitSessionDetails({ tx, body, path, caller, req }: SessionCall<SessionDetailsInput>, deps: HandlerDeps) {
   const submitted = await submitDetailsInSession(
     { tx, now: deps.clock.now(caller.credential.companyId), vault: deps.vault },
     caller.credential,
@@ -58,7 +79,13 @@ export const sessionPaymentDetails = command('sessionPaymentDetails')(async ({ t
     (t) => deps.redirects.mac(t),
   );
   return sessionAnswer(submitted, baseUrlOf(req, deps.config.publicBaseUrl), 'details');
-});
+}
+
+/** POST /sessions/{sessionId}/payments */
+export const sessionPayments = command('sessionPayments')((call, deps) => paySession(call, deps));
+
+/** POST /sessions/{sessionId}/paymentDetails */
+export const sessionPaymentDetails = command('sessionPaymentDetails')((call, deps) => submitSessionDetails(call, deps));
 
 /** GET /sessions/{sessionId} */
 export const getResultOfPaymentSession = operation('getResultOfPaymentSession')(async ({ path, query, caller: { credential } }, deps) => {

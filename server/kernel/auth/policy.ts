@@ -1,4 +1,12 @@
-import { ApiError, ERR_INVALID_MERCHANT_ACCOUNT, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY, ERR_UNAUTHORIZED, type Area } from '../errors.js';
+import {
+  ApiError,
+  ERR_INVALID_MERCHANT_ACCOUNT,
+  ERR_NOT_ALLOWED,
+  ERR_NOT_FOUND_ENTITY,
+  ERR_SESSION_NOT_FOUND,
+  ERR_UNAUTHORIZED,
+  type Area,
+} from '../errors.js';
 import type { Credential, Merchant } from '../../store/types.js';
 import type { Tx } from '../../store/tx.js';
 import { reaches } from './credentials.js';
@@ -15,12 +23,15 @@ import { describeRequirement, type Requirement, satisfies } from './roles.js';
  *   terminal `{terminalId}` of the path.
  * - `merchantBody` / `merchantQuery`: the merchant account named by `merchantAccount` in the JSON
  *   body or the query (checkout).
+ * - `sessionPath`: the checkout session `{sessionId}` of the path (client-side calls): one of a
+ *   merchant account the credential does not reach is answered as not found.
  * - `resource`: a resource named in the path or body (a payment, session, link, store or terminal);
  *   its use case reads it and checks the credential reaches its merchant account.
  * Company-level credentials reach every merchant account of their company, or only their
  * `associatedMerchantAccounts` when that list is not empty; merchant-level ones reach their own.
  */
-export type Scope = 'self' | 'company' | 'ownCompany' | 'merchantPath' | 'storePath' | 'terminalPath' | 'merchantBody' | 'merchantQuery' | 'resource';
+export type Scope =
+  'self' | 'company' | 'ownCompany' | 'merchantPath' | 'storePath' | 'terminalPath' | 'sessionPath' | 'merchantBody' | 'merchantQuery' | 'resource';
 
 /** The authorization rules of one operation: its roles (any one suffices) and its scope. */
 export interface Policy {
@@ -77,6 +88,14 @@ export async function checkPathScope(tx: Tx, credential: Credential, scope: Scop
       const terminal = await tx.terminals.getTerminal(params.terminalId ?? '');
       if (!terminal) throw new ApiError(ERR_NOT_FOUND_ENTITY, { message: `Terminal ${params.terminalId ?? ''} not found` });
       return checkMerchant(tx, credential, terminal.merchantId, `Terminal ${terminal.id}`);
+    }
+    case 'sessionPath': {
+      const id = params.sessionId ?? '';
+      const session = await tx.sessions.get(id);
+      const merchant = session && (await tx.merchants.get(session.merchantAccount));
+      // As checkout's session operations answer it: another's session is not confirmed to exist.
+      if (!merchant || !reaches(credential, merchant)) throw new ApiError(ERR_SESSION_NOT_FOUND, { message: `Session ${id} not found` });
+      return;
     }
     default:
       return;

@@ -3,10 +3,10 @@ import type { Config } from '../../config.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import type { Logger } from '../logger.js';
 import type { Delivery } from '../../store/types.js';
-import type { Store } from '../../store/tx.js';
+import type { Store, Tx } from '../../store/tx.js';
 import { idempotencyCutoff } from '../idempotency.js';
 import { toNotification } from './notification.js';
-import { sendNotification, type SendOptions } from './sender.js';
+import { sendNotification, type SendOptions, type SendResult } from './sender.js';
 
 export interface RetryPolicy {
   immediateRetries: number;
@@ -54,10 +54,12 @@ export class Dispatcher {
   private ticking: Promise<void> | undefined;
   private purgedAt = 0;
   private purgedFor = '';
+  /** Wakes the deliveries waiting out a sandbox delay, so that stopping does not wait for them. */
+  private readonly sleepers = new Set<() => void>();
 
   constructor(
     private readonly deps: DispatcherDeps,
-    private readonly options: SendOptions & RetryPolicy & { pollMs: number },
+    private readonly options: SendOptions & RetryPolicy & { pollMs: number; sandboxFaults: boolean },
   ) {}
 
   start(): void {
@@ -68,6 +70,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    for (const wake of this.sleepers) wake();
     await this.ticking;
     await Promise.all(this.running.values());
   }
@@ -146,49 +149,73 @@ export class Dispatcher {
   private async deliver(delivery: Delivery): Promise<void> {
     const { store, clock, vault } = this.deps;
     // Leased first (committed): another instance that read the same due delivery skips it; if
-    // this process dies mid-send, the lease lapses and another instance delivers the event.
-    const leaseUntil = new Date(Date.now() + this.options.timeoutMs + LEASE_MARGIN_MS).toISOString();
-    // The event and webhook are read in the same transaction (one commit per attempt, not two).
-    const loaded = await store.transaction(async (tx) =>
-      (await tx.outbox.lease(delivery, leaseUntil, new Date().toISOString()))
-        ? { event: await tx.outbox.getEvent(delivery.eventId), webhook: await tx.webhooks.get(delivery.webhookId) }
-        : undefined,
-    );
+    // this process dies mid-send, the lease lapses and another instance delivers the event. The
+    // event, the webhook and its sandbox faults are read in the same transaction (one commit per
+    // attempt, not two); an attempt failed on purpose is spent there too, so it is spent once.
+    const loaded = await store.transaction(async (tx) => {
+      // Faults on purpose are a sandbox control: production mode does not read them on each attempt.
+      const faults = this.options.sandboxFaults ? await tx.webhooks.faults(delivery.webhookId) : undefined;
+      if (faults && faults.outOfOrder > 0) {
+        await reverseBatch(tx, delivery.webhookId, faults.outOfOrder);
+        return undefined; // the next round takes the new head
+      }
+      const sends = faults?.duplicate ? 2 : 1;
+      const leaseMs = (faults?.delaySeconds ?? 0) * 1000 + sends * this.options.timeoutMs + LEASE_MARGIN_MS;
+      if (!(await tx.outbox.lease(delivery, new Date(Date.now() + leaseMs).toISOString(), new Date().toISOString()))) return undefined;
+      const failOnPurpose = (faults?.failNextAttempts ?? 0) > 0 && (await tx.webhooks.spendFailure(delivery.webhookId));
+      return { event: await tx.outbox.getEvent(delivery.eventId), webhook: await tx.webhooks.get(delivery.webhookId), faults, failOnPurpose };
+    });
     if (!loaded?.event || !loaded.webhook) return;
-    const { event, webhook } = loaded;
+    const { event, webhook, faults, failOnPurpose } = loaded;
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
     const payload = JSON.stringify(toNotification(event, hmacKey));
-    const result = await sendNotification(webhook, event.merchantAccount, payload, vault, this.options);
-    this.deps.onAttempt?.(result.outcome);
-    // The line names the request that caused the event (its X-Request-Id; none for the server's
-    // own work), the event and the webhook.
-    this.deps.logger[result.outcome === 'accepted' ? 'info' : 'warn']('webhook delivery', {
-      requestId: event.requestId ?? undefined,
-      eventId: event.id,
-      eventCode: event.eventCode,
-      pspReference: event.pspReference,
-      webhookId: webhook.id,
-      merchantAccount: event.merchantAccount,
-      attempt: delivery.attempts + 1,
-      outcome: result.outcome,
-      status: result.statusCode ?? undefined,
-      error: result.error ?? undefined,
-      ms: result.durationMs,
-    });
+    const send = () => sendNotification(webhook, event.merchantAccount, payload, vault, this.options);
+    let results: SendResult[];
+    if (failOnPurpose) {
+      results = [FAILED_ON_PURPOSE];
+    } else {
+      // Stopped meanwhile: nothing is sent; the lease lapses and the event is sent later (at least once).
+      if (faults && faults.delaySeconds > 0 && !(await this.sleep(faults.delaySeconds * 1000))) return;
+      const first = await send();
+      // A duplicate is the same body again once the receiver accepted it; its outcome decides nothing.
+      results = first.outcome === 'accepted' && faults?.duplicate ? [first, await send()] : [first];
+    }
+    const result = results[0]!;
+    for (const [i, r] of results.entries()) {
+      this.deps.onAttempt?.(r.outcome);
+      // The line names the request that caused the event (its X-Request-Id; none for the server's
+      // own work), the event and the webhook.
+      this.deps.logger[r.outcome === 'accepted' ? 'info' : 'warn']('webhook delivery', {
+        requestId: event.requestId ?? undefined,
+        eventId: event.id,
+        eventCode: event.eventCode,
+        pspReference: event.pspReference,
+        webhookId: webhook.id,
+        merchantAccount: event.merchantAccount,
+        attempt: delivery.attempts + 1,
+        ...(i > 0 && { duplicate: true }),
+        outcome: r.outcome,
+        status: r.statusCode ?? undefined,
+        error: r.error ?? undefined,
+        ms: r.durationMs,
+      });
+    }
     await store.transaction(async (tx) => {
       const current = await tx.outbox.getDelivery(delivery.webhookId, delivery.eventId);
       // Sent again or removed meanwhile: this attempt no longer decides anything.
       if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
       const now = clock.now(webhook.companyId);
-      await tx.outbox.insertAttempt({
-        webhookId: webhook.id,
-        eventId: event.id!,
-        attemptedAt: now.toISOString(),
-        outcome: result.outcome,
-        statusCode: result.statusCode,
-        error: result.error,
-        durationMs: result.durationMs,
-      });
+      for (const r of results) {
+        await tx.outbox.insertAttempt({
+          webhookId: webhook.id,
+          eventId: event.id!,
+          attemptedAt: now.toISOString(),
+          outcome: r.outcome,
+          statusCode: r.statusCode,
+          error: r.error,
+          durationMs: r.durationMs,
+        });
+      }
       const stored = await tx.webhooks.get(webhook.id);
       if (result.outcome === 'accepted') {
         await tx.outbox.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });
@@ -207,6 +234,44 @@ export class Dispatcher {
       if (stored && !stored.hasError) await tx.webhooks.update({ ...stored, hasError: true, updatedAt: now.toISOString() });
     });
   }
+
+  /** Waits `ms` of real time: true, or false when the dispatcher stopped first. */
+  private sleep(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.sleepers.delete(wake);
+        resolve(true);
+      }, ms);
+      this.sleepers.add(wake);
+    });
+  }
+}
+
+/** An attempt the sandbox fails on purpose (`failNextAttempts`): not sent, recorded as a connection failure. */
+const FAILED_ON_PURPOSE: SendResult = {
+  outcome: 'error',
+  statusCode: null,
+  error: 'not sent: failed on purpose (sandbox fault failNextAttempts)',
+  durationMs: 0,
+  body: '',
+};
+
+/**
+ * The sandbox's out-of-order fault: the webhook's first `size` pending deliveries swap their
+ * queue positions, the newest taking the oldest's, so they go out newest first; the fault ends
+ * with it. The fault is ended with a conditional update first, so of two instances only one
+ * reverses the batch (the other's update waits for the first's commit, then finds nothing).
+ */
+async function reverseBatch(tx: Tx, webhookId: string, size: number): Promise<void> {
+  if (!(await tx.webhooks.endOutOfOrder(webhookId, size))) return;
+  const batch = await tx.outbox.pendingDeliveries(webhookId, size);
+  const positions = batch.map((d) => d.queueSeq);
+  for (const [i, d] of batch.entries()) await tx.outbox.moveDelivery(webhookId, d.eventId, positions[positions.length - 1 - i]!);
 }
 
 /** How long a lease outlives the attempt's timeout (time to record the outcome). */
@@ -223,5 +288,6 @@ export function dispatcherOptionsFrom(config: Config) {
     allowList: config.forwardAllowList,
     allowPrivate: config.forwardAllowPrivateNetworks,
     allowLoopback: config.webhookAllowLoopback,
+    sandboxFaults: config.mode === 'sandbox',
   };
 }

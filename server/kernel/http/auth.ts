@@ -22,15 +22,34 @@ export function presentedCredentials(headers: { apiKey: string | undefined; auth
 }
 
 /**
- * The client key a browser sent: in the `X-Client-Key` header, or as the `clientKey` query
- * parameter, which is how Adyen's web Drop-in and Components send it (`?clientKey=` on the
- * session calls). Only asked when no API key came.
+ * The client key a browser sent: in the `X-Client-Key` header, or as a query parameter: `clientKey`
+ * is how Adyen's web Drop-in and Components send it (`?clientKey=` on the session calls), and its
+ * BIN lookup names it `token`; the client-side area reads both.
  */
-export function presentedClientKey(req: Request): string | undefined {
+export function presentedClientKey(req: Request, queryNames: readonly string[] = ['clientKey']): string | undefined {
   const header = req.get('x-client-key');
-  const query = req.query.clientKey;
-  const key = header ?? (typeof query === 'string' ? query : undefined);
+  const query = queryNames.map((name) => req.query[name]).find((value): value is string => typeof value === 'string');
+  const key = header ?? query;
   return key !== undefined && CLIENT_KEY.test(key) ? key : undefined;
+}
+
+/** The credential of a client key, read after the clocks other instances may have moved (the key's row does not bring its company's clock). */
+async function clientKeyCaller(store: Store, clock: Clock, clientKey: string): Promise<Caller> {
+  if (store.sharedBetweenProcesses) await store.read((tx) => clock.refresh(tx));
+  return { credential: await authenticateClientKey(store, clientKey, (companyId) => clock.now(companyId)), clientKey: true };
+}
+
+/**
+ * Authenticates a client-side request (the area Adyen's web library calls): by client key only,
+ * as Adyen's client-side endpoints do; an API key is never read there. A failure is 401.
+ */
+export function clientKeyAuthentication(store: Store, clock: Clock): RequestHandler {
+  return async (req, res, next) => {
+    const clientKey = presentedClientKey(req, ['clientKey', 'token']);
+    if (!clientKey) throw new ApiError(ERR_UNAUTHORIZED);
+    res.locals.caller = await clientKeyCaller(store, clock, clientKey);
+    next();
+  };
 }
 
 /**
@@ -53,10 +72,7 @@ export function authentication(store: Store, clock: Clock): RequestHandler {
       clock.observe(companyId, offsetSeconds);
     };
     const now = (companyId: string) => clock.now(companyId);
-    if (shared && !presented) await store.read((tx) => clock.refresh(tx));
-    const caller: Caller = presented
-      ? { credential: await authenticate(store, presented, now, observe) }
-      : { credential: await authenticateClientKey(store, clientKey!, now), clientKey: true };
+    const caller: Caller = presented ? { credential: await authenticate(store, presented, now, observe) } : await clientKeyCaller(store, clock, clientKey!);
     // A password (Basic authentication without a key) is found without the clock.
     if (shared && presented && !observed) await store.read((tx) => clock.refresh(tx));
     res.locals.caller = caller;

@@ -175,7 +175,8 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
     }
     const body = errorBody(req, error, requestIdOf(res));
     if (error.status === 401) {
-      res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+      // Not on the client-side area: a client key is no Basic credential, and a Basic challenge may make a browser ask the shopper for a password.
+      if (areaOf(req) !== 'clientside') res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
       // No credential, so no allowed origins to consult; the answer tells nothing but "this key does
       // not work", and a page must be able to read that to say so.
       const origin = req.get('origin');

@@ -157,9 +157,26 @@ export function outboxStore(db: Db) {
         .selectFrom('webhookDeliveries as d')
         .innerJoin(heads, (join) => join.onRef('d.webhookId', '=', 'h.webhookId').onRef('d.queueSeq', '=', 'h.head'))
         .innerJoin('webhooks as w', 'w.id', 'd.webhookId')
+        .leftJoin('webhookFaults as f', 'f.webhookId', 'd.webhookId')
         .selectAll('d')
         .select('w.companyId')
         .where('d.nextAttemptAt', '<=', now)
+        // A webhook holding events out of order (a sandbox fault) is due once the batch is queued.
+        .where((eb) =>
+          eb.or([
+            eb('f.outOfOrder', 'is', null),
+            eb('f.outOfOrder', '=', 0),
+            eb(
+              'f.outOfOrder',
+              '<=',
+              eb
+                .selectFrom('webhookDeliveries as p')
+                .select((c) => c.fn.countAll<number>().as('n'))
+                .whereRef('p.webhookId', '=', 'd.webhookId')
+                .where('p.status', '=', 'pending'),
+            ),
+          ]),
+        )
         .orderBy('d.queueSeq')
         .execute();
       return rows.map(({ companyId, ...row }) => ({ ...deliveryFromRow(row), companyId }));
@@ -188,6 +205,12 @@ export function outboxStore(db: Db) {
         .executeTakeFirst();
       return count(row?.n);
     },
+    /** The webhook's first `limit` pending deliveries, in queue order. */
+    pendingDeliveries: async (webhookId: string, limit: number): Promise<Delivery[]> =>
+      (await deliveries().where('webhookId', '=', webhookId).where('status', '=', 'pending').orderBy('queueSeq').limit(limit).execute()).map(deliveryFromRow),
+    /** Moves a delivery to another position of its webhook's queue. */
+    moveDelivery: async (webhookId: string, eventId: number, queueSeq: number): Promise<void> =>
+      void (await q.updateTable('webhookDeliveries').set({ queueSeq }).where('webhookId', '=', webhookId).where('eventId', '=', eventId).execute()),
     /** The webhook's latest deliveries, last in queue first. */
     deliveries: async (webhookId: string, limit: number): Promise<Delivery[]> =>
       (await deliveries().where('webhookId', '=', webhookId).orderBy('queueSeq', 'desc').limit(limit).execute()).map(deliveryFromRow),

@@ -27,6 +27,7 @@ const toRow = (p: Payment): Insertable<Payments> => ({
   originalValue: p.originalValue,
   capturedValue: p.capturedValue,
   refundedValue: p.refundedValue,
+  chargedBackValue: p.chargedBackValue,
   resultCode: p.resultCode,
   refusalReason: p.refusalReason,
   refusalReasonCode: p.refusalReasonCode,
@@ -62,7 +63,7 @@ const toRow = (p: Payment): Insertable<Payments> => ({
 const modificationFromRow = (r: Selectable<Modifications>): Modification => ({
   ...r,
   kind: r.kind as Modification['kind'],
-  status: 'received',
+  status: r.status as Modification['status'],
   action: r.action as Modification['action'],
 });
 
@@ -178,6 +179,29 @@ export function paymentsStore(db: Db) {
       return rows.reduce((sum, r) => sum + r.authorisedValue - r.refundedValue, 0);
     },
     insertModification: async (modification: Modification): Promise<void> => void (await insertModificationRow(db, modificationToRow(modification))),
+    /** A modification read to fail it: locked until the transaction ends. */
+    modificationForUpdate: async (pspReference: string) => {
+      const row = await forUpdate(db, q.selectFrom('modifications').selectAll().where('pspReference', '=', pspReference)).executeTakeFirst();
+      return row && modificationFromRow(row);
+    },
+    /** The latest modification of a kind of the payment that has not failed, read to fail it: locked until the transaction ends. */
+    latestModificationForUpdate: async (paymentPspReference: string, kind: Modification['kind']) => {
+      const row = await forUpdate(
+        db,
+        q
+          .selectFrom('modifications')
+          .selectAll()
+          .where('paymentPspReference', '=', paymentPspReference)
+          .where('kind', '=', kind)
+          .where('status', '=', 'received')
+          .orderBy('createdAt', 'desc')
+          .orderBy('pspReference', 'desc')
+          .limit(1),
+      ).executeTakeFirst();
+      return row && modificationFromRow(row);
+    },
+    markModificationFailed: async (pspReference: string): Promise<void> =>
+      void (await q.updateTable('modifications').set({ status: 'failed' }).where('pspReference', '=', pspReference).execute()),
     modifications: async (paymentPspReference: string) =>
       (
         await q

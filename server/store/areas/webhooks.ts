@@ -3,8 +3,8 @@ import { count, flag, jsonText, parsed } from '../codec.js';
 import type { Db } from '../db.js';
 import { prepared } from '../prepared.js';
 import type { Page } from '../records/page.js';
-import type { MerchantAccountFilter, Webhook } from '../records/webhooks.js';
-import type { Webhooks } from '../schema.generated.js';
+import type { MerchantAccountFilter, Webhook, WebhookFaults } from '../records/webhooks.js';
+import type { WebhookFaults as WebhookFaultsRow, Webhooks } from '../schema.generated.js';
 
 const listOrNull = (value: unknown): string[] | null => (value === null || value === undefined ? null : parsed<string[]>(value));
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : jsonText(value));
@@ -73,6 +73,15 @@ const toRow = (w: Webhook): Insertable<Webhooks> => ({
   additionalProperties: textOrNull(w.additionalProperties),
 });
 
+const faultsFromRow = (r: Selectable<WebhookFaultsRow>): WebhookFaults => ({
+  webhookId: r.webhookId,
+  delaySeconds: r.delaySeconds,
+  duplicate: flag(r.duplicate),
+  outOfOrder: r.outOfOrder,
+  failNextAttempts: r.failNextAttempts,
+  updatedAt: r.updatedAt,
+});
+
 // Read with every change that reports an event: compiled once (see prepared.ts). The merchant
 // account's own webhooks and every company webhook of its company (whose filters decide later).
 const activeOf = prepared(({ q }, merchantId: string, companyId: string) =>
@@ -119,8 +128,48 @@ export function webhooksStore(db: Db) {
       const { id, companyId: _company, merchantId: _merchant, type: _type, createdAt: _created, ...changes } = toRow(webhook);
       await q.updateTable('webhooks').set(changes).where('id', '=', id).execute();
     },
-    /** Deletes the webhook with its delivery attempts and deliveries. */
+    /** The sandbox faults of the webhook; undefined when it has none. */
+    faults: async (webhookId: string): Promise<WebhookFaults | undefined> => {
+      const row = await q.selectFrom('webhookFaults').selectAll().where('webhookId', '=', webhookId).executeTakeFirst();
+      return row && faultsFromRow(row);
+    },
+    /** Sets the webhook's sandbox faults, replacing the ones before. */
+    putFaults: async (faults: WebhookFaults): Promise<void> => {
+      const { webhookId: _webhookId, ...changes } = faults;
+      await q
+        .insertInto('webhookFaults')
+        .values(faults)
+        .onConflict((oc) => oc.column('webhookId').doUpdateSet(changes))
+        .execute();
+    },
+    /**
+     * Spends one of the attempts to fail on purpose: a conditional update, so of two instances
+     * (or an attempt and a request that changes the faults) each counts what the other left.
+     * Whether there was one to spend.
+     */
+    spendFailure: async (webhookId: string): Promise<boolean> => {
+      const result = await q
+        .updateTable('webhookFaults')
+        .set((eb) => ({ failNextAttempts: eb('failNextAttempts', '-', 1) }))
+        .where('webhookId', '=', webhookId)
+        .where('failNextAttempts', '>', 0)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Ends the out-of-order fault, only if it is still `expected` (a conditional update): whether this call ended it. */
+    endOutOfOrder: async (webhookId: string, expected: number): Promise<boolean> => {
+      const result = await q
+        .updateTable('webhookFaults')
+        .set({ outOfOrder: 0 })
+        .where('webhookId', '=', webhookId)
+        .where('outOfOrder', '=', expected)
+        .where('outOfOrder', '>', 0)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Deletes the webhook with its delivery attempts, deliveries and faults. */
     delete: async (id: string): Promise<void> => {
+      await q.deleteFrom('webhookFaults').where('webhookId', '=', id).execute();
       await q.deleteFrom('deliveryAttempts').where('webhookId', '=', id).execute();
       await q.deleteFrom('webhookDeliveries').where('webhookId', '=', id).execute();
       await q.deleteFrom('webhooks').where('id', '=', id).execute();

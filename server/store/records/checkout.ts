@@ -27,6 +27,8 @@ export interface Payment {
   originalValue: number;
   capturedValue: number;
   refundedValue: number;
+  /** What chargebacks took and did not give back; with what was refunded, never more than what was captured. */
+  chargedBackValue: number;
   resultCode: ResultCode;
   refusalReason: string | null;
   refusalReasonCode: string | null;
@@ -67,6 +69,28 @@ export interface Payment {
   settleAt: string | null;
 }
 
+/** A dispute of one of the sandbox's test scenarios (server/checkout/disputes/). */
+export interface Dispute {
+  /** The dispute's pspReference: every event of the dispute carries it. */
+  pspReference: string;
+  paymentPspReference: string;
+  companyId: string;
+  merchantAccount: string;
+  /** Which test scenario the card holder name asked for. */
+  scenario: string;
+  reasonCode: string;
+  currency: string;
+  /** The disputed amount: what was open when the dispute was notified, then what the latest chargeback took. */
+  value: number;
+  /** How many of the scenario's events were sent. */
+  step: number;
+  /** When the next event falls due on the company's sandbox clock; null once the last was sent. */
+  dueAt: string | null;
+  defensePeriodEndsAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export type ModificationKind = 'capture' | 'refund' | 'cancel' | 'technicalCancel' | 'reversal' | 'amountUpdate';
 
 export interface Modification {
@@ -77,7 +101,8 @@ export interface Modification {
   currency: string | null;
   value: number | null;
   reference: string | null;
-  status: 'received';
+  /** `failed` once a CAPTURE_FAILED or REFUND_FAILED took a capture or refund back. */
+  status: 'received' | 'failed';
   /** For a reversal: what it did. */
   action: 'cancel' | 'refund' | null;
   createdAt: string;

@@ -77,6 +77,23 @@ export interface Delivery {
   updatedAt: string;
 }
 
+/**
+ * Faults the sandbox puts into one webhook's deliveries on purpose (docs/webhooks.md, "Faults on
+ * purpose"). No row: none.
+ */
+export interface WebhookFaults {
+  webhookId: string;
+  /** Every delivery waits this many seconds of real time before it is sent. */
+  delaySeconds: number;
+  /** Every event is sent twice, the same body, once the receiver accepted it. */
+  duplicate: boolean;
+  /** The next this many queued events are held until all are queued, then sent newest first. */
+  outOfOrder: number;
+  /** The next this many attempts are not sent and count as failed. */
+  failNextAttempts: number;
+  updatedAt: string;
+}
+
 export interface DeliveryAttempt {
   webhookId: string;
   eventId: number;

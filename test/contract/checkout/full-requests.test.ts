@@ -484,10 +484,14 @@ const ARRANGE: Record<string, () => Promise<Arranged>> = {
   'POST /applePay/sessions': async () => ({ body: { merchantIdentifier: `merchant.${M}`, domainName: 'shop.example.com' } }),
   'POST /validateShopperId': async () => ({ body: { merchantAccount: M } }),
   'POST /sessions/{sessionId}/payments': async () => {
-    const { data: session } = await server.checkout.POST('/sessions', {
-      body: { merchantAccount: M, reference: uniqueReference('session'), returnUrl, amount: eur(1000) },
-    });
-    return { path: { sessionId: session!.id }, body: { sessionData: session!.sessionData, paymentMethod: card } };
+    const reference = uniqueReference('session');
+    const { data: session } = await server.checkout.POST('/sessions', { body: { merchantAccount: M, reference, returnUrl, amount: eur(1000) } });
+    // The session's own order (one of its merchant account and reference), which the payment pays the rest of.
+    const { data: order } = await server.checkout.POST('/orders', { body: { merchantAccount: M, reference, amount: eur(1000) } });
+    return {
+      path: { sessionId: session!.id },
+      body: { sessionData: session!.sessionData, paymentMethod: card, order: { pspReference: order!.pspReference!, orderData: order!.orderData } },
+    };
   },
   'POST /sessions/{sessionId}/paymentDetails': async () => {
     const { session, action } = await sessionAt3DSecure();

@@ -22,7 +22,7 @@ async function start(number: string, extra: Record<string, unknown> = {}) {
   return data!;
 }
 const details = (body: Record<string, unknown>) => server.checkout.POST('/payments/details', { body: body as never });
-/** What adyen-web sends after the device fingerprint (no 3DS method URL: threeDSCompInd U). */
+/** What the device fingerprint sends with the action's paymentData (threeDSCompInd U: the client ran no 3DS method). */
 const fingerprint = (action: Action) => details({ details: { threeDSResult: b64({ threeDSCompInd: 'U' }) }, paymentData: action.paymentData });
 /** What adyen-web sends after the challenge. */
 const challengeResult = (action: Action, transStatus: string) =>
@@ -34,7 +34,7 @@ describe('POST /payments with native 3D Secure 2, then POST /payments/details', 
     expect(started).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme' } });
     const action = started.action as Action;
     expect(decode(action.token!)).toMatchObject({
-      threeDSMethodUrl: '',
+      threeDSMethodUrl: expect.stringContaining('/hosted/3ds2/method'),
       threeDSServerTransID: expect.any(String),
       threeDSMethodNotificationURL: expect.stringContaining('/hosted/3ds2/notification'),
     });

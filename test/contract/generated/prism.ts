@@ -1,4 +1,4 @@
-/** The Prism mock of both areas on free loopback ports, started as `npm run mock` starts it (scripts/prism.mjs). */
+/** The Prism mock of the three areas on free loopback ports, started as `npm run mock` starts it (scripts/prism.mjs). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { prismArgs } from '../../../scripts/prism.mjs';
 import { freePort, waitFor } from '../../helpers/spawn-server.js';
@@ -12,10 +12,10 @@ export interface PrismMocks {
 }
 
 export async function startPrism(): Promise<PrismMocks> {
-  const areas: Area[] = ['checkout', 'management'];
+  const areas: Area[] = ['checkout', 'management', 'clientside'];
   const children: ChildProcess[] = [];
   const baseUrl = {} as Record<Area, string>;
-  const printed: Record<Area, string> = { checkout: '', management: '' };
+  const printed: Record<Area, string> = { checkout: '', management: '', clientside: '' };
   for (const area of areas) {
     const port = await freePort();
     const child = spawn(process.execPath, prismArgs({ root: process.cwd(), area, port }), {
@@ -32,7 +32,7 @@ export async function startPrism(): Promise<PrismMocks> {
   try {
     // Any HTTP answer (Prism says 401 without credentials) means the mock is up.
     const up = (url: string) => waitFor(url, 60_000, () => true);
-    await Promise.all([up(`${baseUrl.checkout}/sandbox/clock`), up(`${baseUrl.management}/me`)]);
+    await Promise.all([up(`${baseUrl.checkout}/sandbox/clock`), up(`${baseUrl.management}/me`), up(`${baseUrl.clientside}/v3/analytics`)]);
   } catch (error) {
     await stop();
     throw error;

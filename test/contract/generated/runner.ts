@@ -4,11 +4,17 @@
  *
  * - every response has a documented status and a body that validates against that status's
  *   schema (suite.ts's Ajv), and none is a 5xx;
- * - a valid request never gets a schema-class refusal: 400, or on checkout 422 with error code
- *   192, 158 or 137, or on management 422 naming a field with a validator message. Domain
- *   refusals (a payment that does not exist, 403 for a merchant account out of reach, …) are fine;
+ * - a valid request never gets a schema-class refusal: 400, or on checkout and client-side 422
+ *   with error code 192, 158 or 137, or on management 422 naming a field with a validator
+ *   message. Domain refusals (a payment that does not exist, 403 for a merchant account out of
+ *   reach, …) are fine;
  * - an invalid request gets 400 or 422 in the area's error shape naming the broken field: the
- *   checkout `message`, the management `invalidFields`, Prism's `sl-violations` header.
+ *   checkout and client-side `message`, the management `invalidFields`, Prism's `sl-violations`
+ *   header.
+ *
+ * The client-side area is called as a page calls it: its client key in the query parameter the
+ * operation names (`clientKey` or `token`), set from the run's settings like the API key header
+ * (never generated, never broken), and an `Origin` header.
  */
 import { ARRANGE } from '../arrange.js';
 import { type Area, type ExampleCase, exampleCases, responseValidator, type Target } from '../suite.js';
@@ -22,6 +28,8 @@ export interface RunSettings {
   seed: number;
   /** Valid requests per operation (operations without body or query parameters get one). */
   validCount: number;
+  /** The client key the client-side operations are called with (clientKeyOf). */
+  clientKey?: string;
 }
 
 export interface Exchange {
@@ -88,12 +96,41 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
   },
 ];
 
-const AREAS: Area[] = ['checkout', 'management'];
+// Checkout first (its clock advance must come before management rotates the caller's key); the
+// client-side sessions are made with that key too.
+const AREAS: Area[] = ['checkout', 'clientside', 'management'];
 export const areas = AREAS;
 
-/** The operations a run covers, checkout first (its clock advance must come before management rotates the caller's key). */
+/** The operations a run covers. */
 export function generatedOperations(): OperationModel[] {
   return AREAS.flatMap((area) => operationsOf(area)).filter((op) => !op.multipart);
+}
+
+/** The query parameters that carry a client key: the client-side spec's query security schemes. */
+const clientKeyNames = new Set(
+  Object.values<{ in?: string; name?: string }>(loadSpec('clientside').components?.securitySchemes ?? {})
+    .filter((s) => s.in === 'query')
+    .map((s) => s.name!),
+);
+const clientKeyParam = (operation: OperationModel) => operation.params.find((p) => p.in === 'query' && clientKeyNames.has(p.name))?.name;
+
+/** The page the client-side calls come from: any origin passes a credential without allowed origins. */
+export const PAGE_ORIGIN = 'https://shop.contract.example.com';
+
+/** The demo merchant credential, whose client key the client-side operations are called with (server/seed.ts). */
+const DEMO_CREDENTIAL = { merchantId: 'DemoMerchantECOM', apiCredentialId: 'S2-DEMOMERCHANT1' };
+
+/** The demo merchant credential's client key, read with the target's API key; the reason when it cannot be read. */
+export async function clientKeyOf(target: Target): Promise<{ clientKey: string } | { reason: string }> {
+  const address = `${target.baseUrl.management}/merchants/${DEMO_CREDENTIAL.merchantId}/apiCredentials/${DEMO_CREDENTIAL.apiCredentialId}`;
+  try {
+    const response = await fetch(address, { headers: target.headers });
+    const body = (await response.json().catch(() => undefined)) as { clientKey?: string } | undefined;
+    if (response.ok && body?.clientKey) return { clientKey: body.clientKey };
+    return { reason: `GET ${address} answered ${response.status}` };
+  } catch (error) {
+    return { reason: `GET ${address} failed: ${(error as Error).message}` };
+  }
 }
 
 const SCHEMA_CODES = new Set(['192', '158', '137']);
@@ -109,7 +146,7 @@ function acceptableNames(request: GeneratedRequest, operation: OperationModel): 
   const path = request.fieldPath ?? [];
   if (request.location !== 'body') return (name) => name.toLowerCase() === field.toLowerCase();
   // paymentMethod is an anyOf: a broken branch is reported by whichever branch the validator names first.
-  const branchRoots = operation.area === 'checkout' ? ['paymentMethod'] : [];
+  const branchRoots = operation.area !== 'management' ? ['paymentMethod'] : [];
   const root = branchRoots.find((r) => path[0] === r);
   return (name) => name === field || (root !== undefined && (name === root || name.startsWith(`${root}.`)));
 }
@@ -153,7 +190,7 @@ export function judge(operation: OperationModel, exchange: Exchange, kind: Targe
   if (request.kind === 'valid') {
     if (status === 400) problems.push(`a valid request was refused with 400: ${b.message ?? b.detail ?? ''}`);
     if (status === 401) problems.push('the credential was refused (401)');
-    if (status === 422 && operation.area === 'checkout' && SCHEMA_CODES.has(String(b.errorCode))) {
+    if (status === 422 && operation.area !== 'management' && SCHEMA_CODES.has(String(b.errorCode))) {
       problems.push(`a valid request got a schema-class refusal: 422 ${b.errorCode} ${b.message}`);
     }
     if (status === 422 && operation.area === 'management' && Array.isArray(b.invalidFields) && b.invalidFields.some((f: { message?: string }) => VALIDATOR_MESSAGE.test(f.message ?? ''))) {
@@ -171,11 +208,11 @@ export function judge(operation: OperationModel, exchange: Exchange, kind: Targe
         named = violations(exchange.headers)
           .flatMap(prismNames)
           .map((n) => (request.location === 'body' ? n : n.toLowerCase()));
-      // Checkout's ServiceError names the field in `message`; its problem-details bodies (/validateShopperId) in `detail`.
-      else if (operation.area === 'checkout') named = [firstQuoted(b.message ?? b.detail)].filter((n): n is string => n !== undefined);
+      // Checkout's (and the client-side's) ServiceError names the field in `message`; its problem-details bodies (/validateShopperId) in `detail`.
+      else if (operation.area !== 'management') named = [firstQuoted(b.message ?? b.detail)].filter((n): n is string => n !== undefined);
       else named = Array.isArray(b.invalidFields) ? b.invalidFields.map((f: { name: string }) => f.name) : [];
       if (!named.some(accepts)) {
-        const said = kind === 'mock' ? exchange.headers.get('sl-violations') : operation.area === 'checkout' ? b.message : JSON.stringify(b.invalidFields ?? b.detail);
+        const said = kind === 'mock' ? exchange.headers.get('sl-violations') : operation.area !== 'management' ? b.message : JSON.stringify(b.invalidFields ?? b.detail);
         problems.push(`the refusal of ${request.description} does not name '${request.field}': ${status} ${said}`);
       }
     }
@@ -198,14 +235,17 @@ function url(target: Target, operation: OperationModel, path: Record<string, str
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function send(target: Target, operation: OperationModel, request: GeneratedRequest, path: Record<string, string>): Promise<Exchange> {
-  const address = url(target, operation, path, request.query);
+async function send(target: Target, operation: OperationModel, request: GeneratedRequest, path: Record<string, string>, clientKey?: string): Promise<Exchange> {
+  const param = clientKeyParam(operation);
+  const address = url(target, operation, path, param ? { ...request.query, [param]: clientKey ?? '' } : request.query);
+  // A page sends its Origin and no API key; the other areas get the target's credential headers.
+  const credential = operation.area === 'clientside' ? { Origin: PAGE_ORIGIN } : target.headers;
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
       response = await fetch(address, {
         method: operation.method,
-        headers: { ...target.headers, ...(request.body !== undefined && { 'Content-Type': 'application/json' }), ...request.headers },
+        headers: { ...credential, ...(request.body !== undefined && { 'Content-Type': 'application/json' }), ...request.headers },
         ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       });
     } catch (error) {
@@ -290,7 +330,11 @@ export function createRunner(settings: RunSettings): Runner {
             : undefined;
         overrides = { ...(changed && Object.keys(changed).length > 0 && { body: changed }), ...(arranged.query && { query: arranged.query }) };
       }
-      const generated: GeneratedOperation = generators[operation.area].generate(operation, { validCount: settings.validCount, overrides });
+      // The client key parameter is the caller's credential, set when sending: neither generated nor broken.
+      const param = clientKeyParam(operation);
+      const generatedFor = param ? { ...operation, params: operation.params.filter((p) => !(p.in === 'query' && p.name === param)) } : operation;
+      if (param && settings.clientKey === undefined) throw new Error(`${operation.operationId}: no client key to call it with (RunSettings.clientKey)`);
+      const generated: GeneratedOperation = generators[operation.area].generate(generatedFor, { validCount: settings.validCount, overrides });
       // Prism takes an empty query or header value for an absent one, so it cannot refuse them; the server does.
       const emptyParameter = (r: GeneratedRequest) => (r.location === 'query' && r.query[r.field!] === '') || (r.location === 'header' && r.headers[r.field!] === '');
       const invalid = settings.kind === 'mock' ? generated.invalid.filter((r) => !emptyParameter(r)) : generated.invalid;
@@ -303,7 +347,7 @@ export function createRunner(settings: RunSettings): Runner {
         known: [],
       };
       const judgeOne = async (request: GeneratedRequest) => {
-        const exchange = await send(settings.target, operation, request, path);
+        const exchange = await send(settings.target, operation, request, path, settings.clientKey);
         for (const problem of judge(operation, exchange, settings.kind, validators[operation.area])) {
           const line = `${problem}\n      ${exchange.method} ${exchange.url}${request.body !== undefined ? ` ${JSON.stringify(request.body).slice(0, 600)}` : ''}${Object.keys(request.headers).length ? ` headers ${JSON.stringify(request.headers)}` : ''}\n      → ${exchange.status} ${JSON.stringify(exchange.body)?.slice(0, 400)}`;
           const known = strict ? undefined : KNOWN_FINDINGS.find((f) => f.targets.includes(settings.kind) && f.matches(operation, exchange, problem));

@@ -1,6 +1,6 @@
 /**
  * The generated contract tests (generator.ts, runner.ts) against the in-process server: for
- * every operation of both specs, valid requests and one request per broken constraint.
+ * every operation of the three specs, valid requests and one request per broken constraint.
  * CONTRACT_SEED=<n> repeats a run (the seed is printed), CONTRACT_SEED=random explores.
  */
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
@@ -8,7 +8,7 @@ import { COMPANY_KEY } from '../../helpers/keys.js';
 import { startServer, type TestServer } from '../../helpers/start-server.js';
 import { closeArranged } from '../arrange.js';
 import { seedFromEnv, validCountFromEnv } from './generator.js';
-import { createRunner, failureMessage, generatedOperations, type Runner } from './runner.js';
+import { clientKeyOf, createRunner, failureMessage, generatedOperations, type Runner } from './runner.js';
 
 const operations = generatedOperations();
 
@@ -18,12 +18,10 @@ describe('Generated contract tests against the server', () => {
   beforeAll(async () => {
     // The rate-limited operations (terminal settings, Android lists) get more than 120 requests a minute here.
     server = await startServer({ rateLimitPerMinute: 1_000_000 });
-    runner = createRunner({
-      target: { baseUrl: { checkout: server.checkoutUrl, management: server.managementUrl }, headers: { 'X-API-Key': COMPANY_KEY }, preferExample: false },
-      kind: 'server',
-      seed: seedFromEnv(),
-      validCount: validCountFromEnv(),
-    });
+    const target = { baseUrl: { checkout: server.checkoutUrl, management: server.managementUrl, clientside: server.clientsideUrl }, headers: { 'X-API-Key': COMPANY_KEY }, preferExample: false };
+    const key = await clientKeyOf(target);
+    if (!('clientKey' in key)) throw new Error(`the demo merchant credential's client key: ${key.reason}`);
+    runner = createRunner({ target, kind: 'server', seed: seedFromEnv(), validCount: validCountFromEnv(), clientKey: key.clientKey });
   });
   afterAll(async () => {
     if (runner) console.log(runner.summary());

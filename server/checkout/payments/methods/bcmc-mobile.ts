@@ -1,6 +1,6 @@
 import type { Payment } from '../../../store/types.js';
 import { authorise, closeOffer, isFinal, newPaymentData, refuse } from '../authorisation.js';
-import { TEST_REFUSALS } from '../cards.js';
+import { TEST_REFUSALS } from '../test-results.js';
 import { type PaymentMethodFlow, plainMethodResponse } from './method.js';
 
 /** How long the QR code can be scanned before the offer closes. */

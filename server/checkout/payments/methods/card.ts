@@ -1,10 +1,12 @@
 import { ApiError, ERR_ALREADY_PROCESSED, ERR_INVALID_DETAILS } from '../../../kernel/errors.js';
 import type { Payment, StoredPaymentMethod } from '../../../store/types.js';
 import { cardOfToken, storeCard, tokenOf } from '../../stored-methods/tokens.domain.js';
-import { authorise, isFinal, newPaymentData, refuse } from '../authorisation.js';
-import { type Card, type CardInput, EXPIRED_CARD, isExpired, NOT_AUTHENTICATED, readCard, type Refusal, TEST_REFUSALS } from '../cards.js';
+import { authorise, isFinal, newPaymentData, type PaymentInput, refuse } from '../authorisation.js';
+import { type Card, type CardInput, EXPIRED_CARD, isExpired, NOT_AUTHENTICATED, readCard, type Refusal } from '../cards.js';
+import { refusalOfRow, requestedTestResult } from '../test-results.js';
 import {
   challengeToken,
+  encodeJson,
   fingerprintToken,
   flowOfCard,
   newAuthorisationToken,
@@ -16,10 +18,45 @@ import {
 } from '../three-ds2.js';
 import type { CompleteContext, Completion, MethodOf, PaymentMethodFlow, StartContext } from './method.js';
 
-/** Refusals come first: the holder-name test values, then an expired card. */
-export function refusalOf(card: Card, now: Date): Refusal | undefined {
-  const asked = card.holderName ? TEST_REFUSALS[card.holderName] : undefined;
-  return asked ?? (isExpired(card, now) ? EXPIRED_CARD : undefined);
+/** A card payment the test table answers with Received waits this long on the sandbox clock for its outcome. */
+export const TEST_PENDING_SETTLES_AFTER_MS = 10 * 60 * 1000;
+
+/**
+ * What the test platform decides for a card before anything else (cards, Bancontact cards, stored
+ * cards, wallets): the row of Adyen's test table the request asks for
+ * (`additionalData.RequestedTestAcquirerResponseCode`, else the holder name; test-results.ts),
+ * then an expired card. A refusal (Refused, Error or Cancelled) is final at once; `pending` is
+ * the PENDING row's Received. APPROVED, an unknown code and any other name decide nothing.
+ */
+export function testDecisionOf(card: Card, now: Date, additionalData: PaymentInput['additionalData']): { refusal: Refusal } | { pending: true } | undefined {
+  const asked = requestedTestResult(card.holderName, additionalData);
+  if (asked?.result.resultCode === 'Received') return { pending: true };
+  const refusal = asked && refusalOfRow(asked.result, asked.raw);
+  if (refusal) return { refusal };
+  return isExpired(card, now) ? { refusal: EXPIRED_CARD } : undefined;
+}
+
+/**
+ * A card payment decided by the test platform: refused at once, or Received with its outcome
+ * later. Adyen documents Received as "the final result comes by webhook" but not which result its
+ * test platform sends for PENDING; an integrator testing that path needs one, so here the payment
+ * is authorised ten minutes later on the sandbox clock (settleTestPending), reported as a
+ * successful AUTHORISATION then.
+ */
+export function decideByTest(carded: Payment, decision: { refusal: Refusal } | { pending: true }, now: Date): Payment {
+  if ('refusal' in decision) return refuse(carded, decision.refusal, now);
+  return {
+    ...carded,
+    resultCode: 'Received',
+    settleAt: new Date(now.getTime() + TEST_PENDING_SETTLES_AFTER_MS).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+}
+
+/** The clock step of a card payment left Received by the test table: it is authorised (see decideByTest). */
+export function settleTestPending(ctx: { now: Date }, payment: Payment): Promise<Payment> {
+  if (isFinal(payment) || payment.resultCode !== 'Received') return Promise.resolve({ ...payment, settleAt: null });
+  return Promise.resolve(authorise(payment, ctx.now));
 }
 
 /** The card of the request: a stored one (by its token) or the card details sent. */
@@ -111,6 +148,12 @@ function completeNative(ctx: CompleteContext, payment: Payment, state: ThreeDSSt
     if (submission.threeDSCompInd === undefined) {
       throw new ApiError(ERR_INVALID_DETAILS, { message: "Invalid payment method details: the fingerprint's 'threeDSResult' needs 'threeDSCompInd'" });
     }
+    // Named by the action's paymentData or, after submitThreeDS2Fingerprint, by the token its answer carried.
+    const named =
+      (completion.paymentData !== undefined && completion.paymentData === payment.paymentData) ||
+      sameToken(submission.authorisationToken, state.authorisationToken);
+    if (!named)
+      throw new ApiError(ERR_INVALID_DETAILS, { message: "Invalid payment method details: the fingerprint's 'authorisationToken' is not this payment's" });
     return state.flow === 'frictionless' ? authenticated(payment, resultState(state, 'Y', ctx.now), ctx.now) : toChallenge(payment, state);
   }
   // The challenge: its token (or, for the older flow, the payment's paymentData) ties the result to the payment.
@@ -127,6 +170,35 @@ function completeNative(ctx: CompleteContext, payment: Payment, state: ThreeDSSt
   return transStatus === 'Y' ? authenticated(payment, decided, ctx.now) : refuse(withThreeDS(payment, decided), NOT_AUTHENTICATED, ctx.now);
 }
 
+/** What the device fingerprint made of a payment: the challenge next, or (frictionless) the result that finishes it. */
+export interface FingerprintStep {
+  payment: Payment;
+  /** Frictionless: the `threeDSResult` the client sends to /payments/details (or the session's) to finish the payment. */
+  threeDSResult?: string;
+}
+
+/**
+ * The device fingerprint as adyen-web submits it itself (client-side submitThreeDS2Fingerprint,
+ * with the action's paymentData), `threeDSCompInd` being what its 3DS method iframe reported. A
+ * card that is challenged goes on to the challenge, as /payments/details takes it there; a
+ * frictionless one stays IdentifyShopper with an authorisation token, and the answer's
+ * `threeDSResult` (carrying the token) authorises it through /payments/details, where Adyen's
+ * platform authorises too. Either way the payment gets a new paymentData: the fingerprint is
+ * taken once.
+ */
+export function takeFingerprint(payment: Payment, threeDSCompInd: string): FingerprintStep {
+  const state = threeDSOf(payment);
+  if (!state || state.mode !== 'native')
+    throw new ApiError(ERR_INVALID_DETAILS, { message: 'Invalid payment method details: this payment takes no fingerprint' });
+  if (payment.resultCode !== 'IdentifyShopper' || state.authorisationToken !== undefined) throw new ApiError(ERR_ALREADY_PROCESSED);
+  if (state.flow !== 'frictionless') return { payment: toChallenge(payment, state) };
+  const authorisationToken = newAuthorisationToken(payment.pspReference);
+  return {
+    payment: withThreeDS({ ...payment, paymentData: newPaymentData() }, { ...state, authorisationToken }),
+    threeDSResult: encodeJson({ threeDSCompInd, authorisationToken }),
+  };
+}
+
 /**
  * Cards (`scheme`) and Bancontact cards (`bcmc`): authorised or refused at once, or
  * authenticated first when the test card (or `executeThreeD`) asks for 3D Secure, by redirect
@@ -141,8 +213,8 @@ export const cardFlow: PaymentMethodFlow = {
     // A Bancontact card is paid as Bancontact, whichever scheme's range its number is in.
     const card = bcmc ? { ...read, brand: 'bcmc' } : read;
     const carded: Payment = { ...withCard(pending, card), paymentMethodType: bcmc ? 'bcmc' : 'scheme', storedPaymentMethodId: token?.id ?? null };
-    const refusal = refusalOf(card, ctx.now);
-    if (refusal) return { payment: refuse(carded, refusal, ctx.now) };
+    const decision = testDecisionOf(card, ctx.now, ctx.input.additionalData);
+    if (decision) return { payment: decideByTest(carded, decision, ctx.now) };
     // A stored card was authenticated when it was stored.
     const flow = token ? 'none' : flowOfCard(card.number, { bcmc, executeThreeD: ctx.input.additionalData?.executeThreeD === 'true' });
     const { authenticationOnly } = authenticationChoice(ctx);
@@ -175,6 +247,8 @@ export const cardFlow: PaymentMethodFlow = {
     return Promise.resolve(completeNative(ctx, payment, state, completion));
   },
 
+  settle: settleTestPending,
+
   action(payment, baseUrl) {
     const state = threeDSOf(payment);
     const paymentMethodType = payment.paymentMethodType;
@@ -198,13 +272,14 @@ export const cardFlow: PaymentMethodFlow = {
   },
 
   additionalData(payment, createdToken) {
-    if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Refused') return undefined;
+    if (!isFinal(payment)) return undefined;
+    const raw = payment.methodState.refusalReasonRaw;
     return {
       cardSummary: payment.cardLastFour,
       cardBin: payment.cardBin,
       expiryDate: `${payment.expiryMonth}/${payment.expiryYear}`,
       paymentMethod: payment.cardBrand,
-      refusalReasonRaw: payment.resultCode === 'Authorised' ? 'AUTHORISED' : (payment.refusalReason ?? ''),
+      refusalReasonRaw: payment.resultCode === 'Authorised' ? 'AUTHORISED' : typeof raw === 'string' ? raw : (payment.refusalReason ?? ''),
       ...(payment.authCode && payment.resultCode === 'Authorised' ? { authCode: payment.authCode } : {}),
       ...(payment.holderName ? { cardHolderName: payment.holderName } : {}),
       ...(threeDSOf(payment)?.result && { threeDAuthenticated: String(threeDSOf(payment)?.result?.transStatus === 'Y'), threeDOffered: 'true' }),

@@ -1,6 +1,6 @@
 import type { Payment } from '../../../store/types.js';
 import { authorise, isFinal, refuse } from '../authorisation.js';
-import { TEST_REFUSALS } from '../cards.js';
+import { TEST_REFUSALS } from '../test-results.js';
 import { giftCardBalance, readGiftCard } from '../gift-cards.js';
 import type { PaymentMethodFlow } from './method.js';
 

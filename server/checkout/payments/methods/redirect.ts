@@ -1,7 +1,8 @@
 import { ApiError, ERR_ALREADY_PROCESSED } from '../../../kernel/errors.js';
 import type { Payment } from '../../../store/types.js';
 import { authorise, cancelByShopper, closeOffer, isFinal, refuse } from '../authorisation.js';
-import { type Refusal, TEST_REFUSALS } from '../cards.js';
+import type { Refusal } from '../cards.js';
+import { TEST_REFUSALS } from '../test-results.js';
 import type { RedirectAnswer } from '../redirect-result.js';
 import type { PaymentAction } from './method.js';
 

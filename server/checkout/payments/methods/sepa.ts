@@ -1,7 +1,8 @@
 import { ApiError, ERR_INVALID_HOLDER_NAME, ERR_INVALID_IBAN } from '../../../kernel/errors.js';
 import type { Payment } from '../../../store/types.js';
 import { authorise, isFinal, refuse } from '../authorisation.js';
-import { type Refusal, TEST_REFUSALS } from '../cards.js';
+import type { Refusal } from '../cards.js';
+import { TEST_REFUSALS } from '../test-results.js';
 import { ibanProblem, maskIban, normaliseIban } from '../iban.js';
 import { type MethodOf, type PaymentMethodFlow, textOf } from './method.js';
 
@@ -11,9 +12,14 @@ export const SEPA_SETTLES_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Accounts without funds (valid IBANs whose account number is all zeros): the debit is refused. */
 export const EMPTY_ACCOUNT_IBANS = ['NL85ABNA0000000000', 'DE27500105170000000000'];
 
-/** The refusal the sandbox decides for a debit: the card test names as owner name, then the empty accounts. */
+/**
+ * The refusal the sandbox decides for a debit: a holder name of the card test table whose result
+ * is Refused, as owner name (a debit has no Error or Cancelled outcome here), then the empty accounts.
+ */
 function refusalOf(iban: string, ownerName: string): Refusal | undefined {
-  return TEST_REFUSALS[ownerName] ?? (EMPTY_ACCOUNT_IBANS.includes(iban) ? TEST_REFUSALS.NOT_ENOUGH_BALANCE : undefined);
+  const named = TEST_REFUSALS[ownerName];
+  if (named && (named.resultCode ?? 'Refused') === 'Refused') return named;
+  return EMPTY_ACCOUNT_IBANS.includes(iban) ? TEST_REFUSALS.NOT_ENOUGH_BALANCE : undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Payment } from '../../../store/types.js';
-import { authorise, refuse } from '../authorisation.js';
+import { authorise } from '../authorisation.js';
 import { readCard } from '../cards.js';
 import { cardOfWalletToken } from '../wallet-tokens.js';
-import { cardFlow, refusalOf, withCard } from './card.js';
+import { cardFlow, decideByTest, settleTestPending, testDecisionOf, withCard } from './card.js';
 import { type PaymentMethodFlow, textOf } from './method.js';
 
 /** The wallet a payment method type is (Google Pay's former name included). */
@@ -11,7 +11,8 @@ const WALLET_OF: Readonly<Record<string, string>> = { applepay: 'applepay', goog
 /**
  * Apple Pay and Google Pay: the token names the card (wallet-tokens.ts), the wallet's
  * cryptogram stands for authentication, so the card is authorised or refused at once by the
- * card rules. The response names the card's brand; the variant (`visa_applepay`) is in
+ * card rules (Adyen's test table included: the token's holder name or the request's
+ * RequestedTestAcquirerResponseCode). The response names the card's brand; the variant (`visa_applepay`) is in
  * additionalData and in the AUTHORISATION event.
  */
 export const walletFlow: PaymentMethodFlow = {
@@ -23,10 +24,12 @@ export const walletFlow: PaymentMethodFlow = {
     const token = textOf(method.applePayToken) || textOf(method.googlePayToken);
     const card = readCard(cardOfWalletToken(token, typeof method.googlePayCardNetwork === 'string' ? method.googlePayCardNetwork : undefined));
     const carded: Payment = { ...withCard(pending, card), paymentMethodType: type };
-    const refusal = refusalOf(card, ctx.now);
-    const payment = refusal ? refuse(carded, refusal, ctx.now) : authorise(carded, ctx.now);
+    const decision = testDecisionOf(card, ctx.now, ctx.input.additionalData);
+    const payment = decision ? decideByTest(carded, decision, ctx.now) : authorise(carded, ctx.now);
     return Promise.resolve({ payment, eventData: { paymentMethodVariant: `${card.brand}_${WALLET_OF[type]}` } });
   },
+
+  settle: settleTestPending,
 
   additionalData(payment, createdToken) {
     const card = cardFlow.additionalData!(payment, createdToken);
