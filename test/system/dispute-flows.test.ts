@@ -23,8 +23,6 @@ const merchantAccount = 'DemoMerchantECOM';
 let server: TestServer;
 let receiver: Receiver;
 let hmacKey: string;
-/** Every dispute code a test in this file received, for the coverage test at the end. */
-const sent = new Set<string>();
 
 beforeAll(async () => {
   server = await startServer();
@@ -51,7 +49,6 @@ async function capturedPayment(): Promise<string> {
 async function disputeEvents(psp: string): Promise<NotificationItem[]> {
   await server.dispatcher.drain();
   const items = receiver.items().filter((i) => i.originalReference === psp && !['CAPTURE', 'REFUND'].includes(i.eventCode));
-  for (const item of items) sent.add(item.eventCode);
   return items;
 }
 
@@ -424,10 +421,13 @@ const NOT_DISPUTES = new Set([
   'VOID_PENDING_REFUND',
 ]);
 
-test("When every flow has run, then every dispute code of the spec's eventCode enum was sent by one (a new dispute code in the spec fails here)", () => {
+// Jest runs this file's tests in random order, so coverage is read from what the tests assert (each
+// flow test expects exactly its events, the fraud test its one), not from what happened to run first.
+test("When the dispute tests are listed, then every dispute code of the spec's eventCode enum is one a test expects to be sent (a new dispute code in the spec fails here)", () => {
   const schema = (bundled as { components: { schemas: Record<string, { properties: { eventCode: { enum: string[] } } }> } }).components.schemas;
   const spec = schema.NotificationRequestItem!.properties.eventCode.enum;
   const disputeCodes = spec.filter((code) => !NOT_DISPUTES.has(code));
   expect(disputeCodes.length).toBeGreaterThanOrEqual(19);
-  expect(disputeCodes.filter((code) => !sent.has(code))).toEqual([]);
+  const expected = new Set([...FLOWS.flatMap((flow) => flow.events.map(([code]) => code)), 'NOTIFICATION_OF_FRAUD']);
+  expect(disputeCodes.filter((code) => !expected.has(code))).toEqual([]);
 });
