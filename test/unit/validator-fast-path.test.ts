@@ -40,7 +40,7 @@ describe('Request validation with compiled routes and slim validator documents',
         .filter(([, inPlace]) => !inPlace)
         .map(([part]) => `${part} is not in place`),
     );
-    expect(validatorFastPath).toEqual({ routeLookup: true, slimDocument: true, skippedSpecValidation: true });
+    expect(validatorFastPath).toEqual({ routeLookup: true, slimDocument: true, skippedSpecValidation: true, unoptimizedCode: true });
   });
 
   test('When the route lookup compiles path templates, then it compiles them with the path-to-regexp the validator uses', () => {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
+import eovAjvOptions from 'express-openapi-validator/dist/framework/ajv/options.js';
 import eovSchemaValidator from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import { createRequire } from 'node:module';
 
@@ -65,11 +66,31 @@ class SkippedSchemaValidator {
 }
 
 /**
- * Which of the replacements below are in place: the skipped meta-schema, the route lookup and the
- * validators' documents without their `$ref` targets. test/unit/validator-fast-path.test.ts expects
- * all of them, and the `openapi_validator_fast_path` metric reports them.
+ * Which of the replacements below are in place: the skipped meta-schema, the route lookup, the
+ * validators' documents without their `$ref` targets and ajv's code generated without its
+ * optimizing passes. test/unit/validator-fast-path.test.ts expects all of them, and the
+ * `openapi_validator_fast_path` metric reports them.
  */
-export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false };
+export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false, unoptimizedCode: false };
+
+/**
+ * ajv runs optimizing passes over the code of every validator it compiles (`code.optimize`, on by
+ * default); express-openapi-validator passes no way to set it. Each operation's validators are
+ * compiled on its first request, and those passes were half of it: the request and response
+ * validators of POST /payments compiled in 1.1–1.4 s with them and 0.35–0.7 s without, while
+ * validating with either code took the same time (docs/performance.md). Every options object the
+ * library hands to ajv comes from `AjvOptions.baseOptions`, so the option is added there.
+ */
+const ajvOptionsModule = eovAjvOptions as unknown as { AjvOptions?: { prototype: { baseOptions?: () => Record<string, unknown> } } };
+const stockBaseOptions = ajvOptionsModule.AjvOptions?.prototype.baseOptions;
+function withoutCodeOptimization(): void {
+  const prototype = ajvOptionsModule.AjvOptions?.prototype;
+  if (!prototype || typeof stockBaseOptions !== 'function' || prototype.baseOptions !== stockBaseOptions) return;
+  prototype.baseOptions = function baseOptions(this: unknown) {
+    validatorFastPath.unoptimizedCode = true;
+    return { ...stockBaseOptions.call(this), code: { optimize: false } };
+  };
+}
 
 /**
  * express-openapi-validator's middleware, with the same behaviour and two costs removed:
@@ -97,6 +118,7 @@ export function fasterValidator(options: ValidatorOptions): RequestHandler[] {
   // its own promise): the stand-in stays for the process; a caller that wants the spec
   // validated gets the stock class back.
   schemaValidatorModule.OpenAPISchemaValidator = options.validateApiSpec === false ? SkippedSchemaValidator : StockSchemaValidator;
+  withoutCodeOptimization();
   const chain = OpenApiValidator.middleware(options) as unknown as RequestHandler[];
   const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
   const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';
