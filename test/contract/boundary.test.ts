@@ -21,11 +21,10 @@ import {
   BOUNDARY,
   type BoundaryKeys,
   type BoundaryServer,
-  changedTables,
+  expectUnchanged,
   insertBoundaryFixtures,
   insertCompany,
   insertCredential,
-  type Snapshot,
   startBoundaryServer,
 } from '../helpers/boundary.js';
 import { ARRANGE, closeArranged } from './arrange.js';
@@ -426,13 +425,6 @@ function expectErrorShape(op: string, body: Json | undefined, status: number): v
       requestId: expect.any(String),
     });
   }
-}
-
-function expectUnchanged(before: Snapshot, after: Snapshot): void {
-  expect(changedTables(before, after)).toEqual([]);
-  expect(after.uploads).toEqual(before.uploads);
-  expect(after.outboxEvents).toBe(before.outboxEvents);
-  expect(after.tables).toEqual(before.tables);
 }
 
 beforeAll(async () => {

@@ -12,18 +12,11 @@ import { ALL_ROLES, CHECKOUT_ROLES, ROLES } from '../../server/kernel/auth/roles
 import { DEMO } from '../../server/seed.js';
 import { buildPaymentRequest } from '../helpers/factories.js';
 import { COMPANY_KEY, MERCHANT_KEY } from '../helpers/keys.js';
-import { type BoundaryServer, changedTables, insertCredential, listFiles, rawRequest, type Snapshot, startBoundaryServer } from '../helpers/boundary.js';
+import { type BoundaryServer, expectUnchanged, insertCredential, listFiles, rawRequest, startBoundaryServer } from '../helpers/boundary.js';
 import { rawConnection, requestHead } from '../helpers/raw-connection.js';
 import { exampleCases } from './suite.js';
 
 type Json = Record<string, any>;
-
-function expectUnchanged(before: Snapshot, after: Snapshot): void {
-  expect(changedTables(before, after)).toEqual([]);
-  expect(after.uploads).toEqual(before.uploads);
-  expect(after.outboxEvents).toBe(before.outboxEvents);
-  expect(after.tables).toEqual(before.tables);
-}
 
 const exampleBody = (operationId: string) => exampleCases('management').find((c) => c.operation.operationId === operationId)!.body;
 

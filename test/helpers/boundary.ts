@@ -4,6 +4,7 @@
  * leave alone (every table, the upload folder, the outbox), and credentials inserted through the
  * store with their API keys.
  */
+import { expect } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -139,6 +140,17 @@ export async function insertCompany(store: Store, companyId: string, merchantId:
 export function changedTables(before: Snapshot, after: Snapshot): string[] {
   const names = new Set([...Object.keys(before.tables), ...Object.keys(after.tables)]);
   return [...names].filter((n) => JSON.stringify(before.tables[n]) !== JSON.stringify(after.tables[n])).sort();
+}
+
+/** Fails unless a request left every table, the upload folder and the outbox as they were. */
+export function expectUnchanged(before: Snapshot, after: Snapshot): void {
+  // Tables compared as JSON text; jest's deep equality over every table (a third of the boundary
+  // test's CPU) only for one that differs, where its diff shows the rows.
+  const changed = changedTables(before, after);
+  for (const name of changed) expect({ [name]: after.tables[name] }).toEqual({ [name]: before.tables[name] });
+  expect(changed).toEqual([]);
+  expect(after.uploads).toEqual(before.uploads);
+  expect(after.outboxEvents).toBe(before.outboxEvents);
 }
 
 /**
