@@ -15,7 +15,7 @@
  */
 const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
-const MAIN = '^server/main\\.ts$';
+const MAIN = '^server/(main|sandbox)\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
 const AREAS = '^server/(checkout|management)/';
