@@ -13,12 +13,14 @@
 // inside brings what it requires inside too, so express and express-openapi-validator (which
 // requires express) share one copy. server/kernel/http/validator.ts replaces internals of
 // express-openapi-validator through its module objects, which works inside the bundle as in
-// node_modules; test/system/banner.test.ts runs this file.
+// node_modules, and builds its route lookup with path-to-regexp, the copy the validator requires
+// (inside too, so that the sandbox package, which has no node_modules of its own, needs no copy);
+// test/system/banner.test.ts runs this file.
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { writeSandboxPackage } from './sandbox-package.mjs';
 
-const INSIDE = ['kysely', 'express', 'express-openapi-validator', 'cors'];
+const INSIDE = ['kysely', 'express', 'express-openapi-validator', 'cors', 'path-to-regexp'];
 const OUTSIDE = ['better-sqlite3', 'pg', 'pino', 'pino-http', 'pino-pretty', 'prom-client', 'yauzl', 'micromark', '@scalar/api-reference'];
 const named = (list, path) => list.some((name) => path === name || path.startsWith(`${name}/`));
 

@@ -25,6 +25,13 @@ const out = join(root, 'dist', 'sandbox-package');
  */
 const NOT_AT_RUN_TIME = new Set(['pino-pretty']);
 
+/**
+ * Packages only one page needs: the API reference at /docs serves Scalar's files. Scalar brings some
+ * 350 packages (Vue and its tooling) that a test run never uses, so the package names it as an
+ * optional peer: a project that wants /docs from its sandbox installs it beside the package.
+ */
+const OPTIONAL_PEERS = new Set(['@scalar/api-reference']);
+
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const builtin = (specifier) => specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier));
 
@@ -41,12 +48,14 @@ function pinnedOutside(metafile, outside) {
     for (const { path, external } of output.imports) if (external && !builtin(path)) names.add(packageOf(path));
   }
   const dependencies = {};
+  const peerDependencies = {};
   for (const name of [...names].sort()) {
     if (NOT_AT_RUN_TIME.has(name)) continue;
     if (!manifest.dependencies[name]) throw new Error(`the server bundle imports ${name}, which is not a dependency in package.json`);
-    dependencies[name] = lock.packages[`node_modules/${name}`].version;
+    (OPTIONAL_PEERS.has(name) ? peerDependencies : dependencies)[name] = lock.packages[`node_modules/${name}`].version;
   }
-  return dependencies;
+  const peerDependenciesMeta = Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, { optional: true }]));
+  return { dependencies, peerDependencies, peerDependenciesMeta };
 }
 
 /** The package's own modules, one bundle each (they share nothing at run time but the sandbox process). */
@@ -101,7 +110,7 @@ export async function writeSandboxPackage(bundleServer, outside) {
   const metafile = await bundleServer(join(out, 'server.mjs'));
   const template = JSON.parse(readFileSync(join(root, 'sandbox', 'package.json'), 'utf8'));
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  writeFileSync(join(out, 'package.json'), `${JSON.stringify({ ...template, version, dependencies: pinnedOutside(metafile, outside) }, null, 2)}\n`);
+  writeFileSync(join(out, 'package.json'), `${JSON.stringify({ ...template, version, ...pinnedOutside(metafile, outside) }, null, 2)}\n`);
   cpSync(join(root, 'sandbox', 'README.md'), join(out, 'README.md'));
   runtimeFiles();
   await bundleApi();

@@ -83,6 +83,11 @@ if (!temporary) mkdirSync(dataDir, { recursive: true });
 const removeData = () => {
   if (temporary) rmSync(dataDir, { recursive: true, force: true });
 };
+// However the process ends but SIGKILL (a stop, a failed start, an uncaught error), the temporary data goes with it.
+process.on('exit', removeData);
+// A parent that ended closes the pipes: a log line written then must not end the sandbox with EPIPE before it has stopped.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 
 const env: Record<string, string> = {
   APP_MODE: 'sandbox',

@@ -84,6 +84,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return { now: body.now, offsetSeconds: body.offsetSeconds };
     },
     async stop() {
+      // Held by its process again, so that the caller waits for the end rather than exiting before it.
+      child.ref();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
