@@ -357,7 +357,8 @@ describe('The sandbox package', () => {
     writeFileSync(join(project, 'pay.test.mjs'), ADYEN_TEST('vitest'));
     const { stdout } = await run(process.execPath, [vitestBin!, 'run', '--root', project], {
       cwd: consumer,
-      env: { ...process.env, NODE_OPTIONS: '', CI: '1' },
+      // Plain text: Jest's workers pass FORCE_COLOR on.
+      env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
     }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
     expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
   }, 90_000);
