@@ -32,7 +32,11 @@ const NOT_AT_RUN_TIME = new Set(['pino-pretty']);
  */
 const OPTIONAL_PEERS = new Set(['@scalar/api-reference']);
 
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const builtin = (specifier) => specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier));
 
 /**
@@ -63,10 +67,18 @@ async function bundleApi() {
   const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', outExtension: { '.js': '.mjs' } };
   await build({
     ...common,
-    entryPoints: ['index', 'jest-global-setup', 'jest-global-teardown', 'vitest-global-setup'].map((name) => ({ in: join(root, 'sandbox', 'src', `${name}.ts`), out: name })),
+    entryPoints: ['index', 'jest-global-setup', 'jest-global-teardown', 'vitest-global-setup'].map((name) => ({
+      in: join(root, 'sandbox', 'src', `${name}.ts`),
+      out: name,
+    })),
     outdir: out,
   });
-  await build({ ...common, entryPoints: [{ in: join(root, 'sandbox', 'src', 'cli.ts'), out: 'payments-sandbox' }], outdir: join(out, 'bin'), banner: { js: '#!/usr/bin/env node' } });
+  await build({
+    ...common,
+    entryPoints: [{ in: join(root, 'sandbox', 'src', 'cli.ts'), out: 'payments-sandbox' }],
+    outdir: join(out, 'bin'),
+    banner: { js: '#!/usr/bin/env node' },
+  });
 }
 
 /** Type declarations of the package's API (index.ts and what its types name). */
@@ -85,7 +97,8 @@ function declarations() {
     skipLibCheck: true,
   });
   const { diagnostics } = program.emit();
-  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  if (diagnostics.length > 0)
+    throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
 }
 
 /** Copies the files the server reads at run time, relative to its package.json. */

@@ -13,7 +13,7 @@ export interface AdyenHttpClient {
     json: string,
     config: { apiKey?: string; username?: string; password?: string; connectionTimeoutMillis?: number },
     isApiKeyRequired: boolean,
-    requestOptions?: { method?: string; headers?: Record<string, unknown>; params?: unknown; idempotencyKey?: string },
+    requestOptions?: { method?: string; headers?: Record<string, string | number | string[] | undefined>; params?: unknown; idempotencyKey?: string },
   ): Promise<string>;
 }
 
@@ -44,11 +44,13 @@ export function adyenHttpClient(sandbox: { checkoutUrl: string; managementUrl: s
       if (!rule) throw new Error(`${endpoint} is not served by the payments sandbox (Checkout and Management are)`);
       const url = new URL(endpoint.replace(rule[0], sandbox[rule[1]]));
       if (requestOptions.params) {
-        for (const [name, value] of new URLSearchParams(requestOptions.params as ConstructorParameters<typeof URLSearchParams>[0])) url.searchParams.append(name, value);
+        for (const [name, value] of new URLSearchParams(requestOptions.params as ConstructorParameters<typeof URLSearchParams>[0]))
+          url.searchParams.append(name, value);
       }
       if (isApiKeyRequired && !config.apiKey) throw new SandboxHttpError('Invalid X-API-Key was used', 401, '');
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-      for (const [name, value] of Object.entries(requestOptions.headers ?? {})) if (value !== undefined) headers[name] = String(value);
+      for (const [name, value] of Object.entries(requestOptions.headers ?? {}))
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       if (config.apiKey) headers['X-API-Key'] = config.apiKey;
       else headers.Authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`, 'utf8').toString('base64')}`;
       if (requestOptions.idempotencyKey) headers['Idempotency-Key'] = requestOptions.idempotencyKey;

@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as ServerModule from '../../server/sandbox.js';
 import type { SandboxInfo } from './info.js';
-
-type ServerModule = typeof import('../../server/sandbox.js');
 
 const HELP = `Usage: payments-sandbox [options]
 
@@ -92,12 +91,12 @@ process.stderr.on('error', () => undefined);
 const env: Record<string, string> = {
   APP_MODE: 'sandbox',
   HOST: '127.0.0.1',
-  PORT: values.port!,
+  PORT: values.port,
   DATABASE_PATH: join(dataDir, 'payments.sqlite'),
   // A sandbox for tests: losing the last commits in a power cut does not matter, waiting for fsync does.
   SQLITE_SYNCHRONOUS: 'NORMAL',
   UPLOAD_DIR: join(dataDir, 'uploads'),
-  LOG_LEVEL: values['log-level']!,
+  LOG_LEVEL: values['log-level'],
   DEMO_COMPANY_API_KEY: companyKey,
   DEMO_MERCHANT_API_KEY: merchantKey,
   // Tests stop the sandbox with their run: in-flight requests get a short grace.
@@ -106,7 +105,7 @@ const env: Record<string, string> = {
 };
 
 const serverModule = new URL('../server.mjs', here).href;
-const { start } = (await import(serverModule)) as ServerModule;
+const { start } = (await import(serverModule)) as typeof ServerModule;
 const started = await start({ env, logDestination: process.stderr }).catch((error: unknown) => {
   removeData();
   return fail(error instanceof Error ? error.message : String(error));

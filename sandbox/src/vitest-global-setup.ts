@@ -9,8 +9,7 @@ import { startSandbox } from './index.js';
 export default async function setup(project?: { provide?: (key: string, value: unknown) => void }): Promise<() => Promise<void>> {
   const sandbox = await startSandbox();
   exportToEnvironment(sandbox);
-  // Vitest 2 and later: also `inject('paymentsSandbox')` in the tests.
-  const { advanceClock: _advance, stop: _stop, ...info } = sandbox;
-  project?.provide?.('paymentsSandbox', info);
+  // Vitest 2 and later: also `inject('paymentsSandbox')` in the tests (the addresses and keys: what survives JSON).
+  project?.provide?.('paymentsSandbox', JSON.parse(JSON.stringify(sandbox)) as unknown);
   return () => sandbox.stop();
 }

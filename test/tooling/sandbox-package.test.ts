@@ -33,7 +33,10 @@ const npmEnv = {
   npm_config_update_notifier: 'false',
 };
 /** A Vitest installed beside this repository (VITEST_DIR, a folder with node_modules/vitest), or in it. */
-const vitestBin = [process.env.VITEST_DIR, repo].filter(Boolean).map((dir) => join(dir!, 'node_modules', 'vitest', 'vitest.mjs')).find((file) => existsSync(file));
+const vitestBin = [process.env.VITEST_DIR, repo]
+  .filter(Boolean)
+  .map((dir) => join(dir!, 'node_modules', 'vitest', 'vitest.mjs'))
+  .find((file) => existsSync(file));
 
 type LockEntry = Record<string, unknown> & {
   dependencies?: Record<string, string>;
@@ -70,7 +73,8 @@ function lockClosure(names: string[]): Record<string, LockEntry> {
     out[key] = entry;
     for (const dependency of Object.keys(entry.dependencies ?? {})) queue.push([key, dependency, false]);
     for (const dependency of Object.keys(entry.optionalDependencies ?? {})) queue.push([key, dependency, true]);
-    for (const dependency of Object.keys(entry.peerDependencies ?? {})) queue.push([key, dependency, entry.peerDependenciesMeta?.[dependency]?.optional === true]);
+    for (const dependency of Object.keys(entry.peerDependencies ?? {}))
+      queue.push([key, dependency, entry.peerDependenciesMeta?.[dependency]?.optional === true]);
   }
   return out;
 }
@@ -99,7 +103,9 @@ async function pay(checkoutUrl: string, apiKey: string): Promise<{ status: numbe
 }
 
 /** The test a team writes with the Adyen library, run with the package's Jest or Vitest global setup. */
-const ADYEN_TEST = (runner: 'jest' | 'vitest') => `${runner === 'vitest' ? "import { expect, test } from 'vitest';\n" : ''}import adyen from '@adyen/api-library';
+const ADYEN_TEST = (
+  runner: 'jest' | 'vitest',
+) => `${runner === 'vitest' ? "import { expect, test } from 'vitest';\n" : ''}import adyen from '@adyen/api-library';
 import { adyenHttpClient, receiveWebhooks } from '${NAME}';
 
 const { CheckoutAPI, Client } = adyen;
@@ -197,12 +203,15 @@ describe('The sandbox package', () => {
         'server/store/migrations/postgres/0001_schema.sql',
       ]),
     );
-    expect(files.filter((f) => /(^|\/)(test|tests|fixtures?|__tests__)\/|\.test\.|\.map$|(?<!\.d)\.ts$|tsconfig|\.tsbuildinfo$|^node_modules\//.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /(^|\/)(test|tests|fixtures?|__tests__)\/|\.test\.|\.map$|(?<!\.d)\.ts$|tsconfig|\.tsbuildinfo$|^node_modules\//.test(f)),
+    ).toEqual([]);
     // Every dependency is one the bundle leaves outside, at this repository's locked version.
     const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
     const { dependencies } = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(dependencies)).toEqual(expect.arrayContaining(['better-sqlite3', 'pg', 'pino']));
-    for (const [name, version] of Object.entries(dependencies)) expect({ name, version }).toEqual({ name, version: lock.packages[`node_modules/${name}`]!.version });
+    for (const [name, version] of Object.entries(dependencies))
+      expect({ name, version }).toEqual({ name, version: lock.packages[`node_modules/${name}`]!.version });
   });
 
   test('When the command runs with --json --port 0, then it prints one JSON line, a plain HTTP payment is authorised, and SIGTERM stops it and removes its data', async () => {
@@ -347,19 +356,23 @@ describe('The sandbox package', () => {
     expect(stderr).toEqual(expect.stringContaining('Tests:       1 passed, 1 total'));
   }, 90_000);
 
-  (vitestBin ? test : test.skip)("When a project's Vitest run uses the package's global setup, then the same test passes there", async () => {
-    const project = join(consumer, 'vitest-project');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'vitest.config.mjs'),
-      `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
-    );
-    writeFileSync(join(project, 'pay.test.mjs'), ADYEN_TEST('vitest'));
-    const { stdout } = await run(process.execPath, [vitestBin!, 'run', '--root', project], {
-      cwd: consumer,
-      // Plain text: Jest's workers pass FORCE_COLOR on.
-      env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
-    }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
-    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
-  }, 90_000);
+  (vitestBin ? test : test.skip)(
+    "When a project's Vitest run uses the package's global setup, then the same test passes there",
+    async () => {
+      const project = join(consumer, 'vitest-project');
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'vitest.config.mjs'),
+        `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
+      );
+      writeFileSync(join(project, 'pay.test.mjs'), ADYEN_TEST('vitest'));
+      const { stdout } = await run(process.execPath, [vitestBin!, 'run', '--root', project], {
+        cwd: consumer,
+        // Plain text: Jest's workers pass FORCE_COLOR on.
+        env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
+      }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
+      expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    },
+    90_000,
+  );
 });
