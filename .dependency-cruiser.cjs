@@ -1,6 +1,6 @@
 /**
  * The layers of the server, each pointing only down:
- *   main → app (app, compose, seed) → operations → areas (checkout, management)
+ *   main (main, sandbox: the start main and the sandbox package share) → app (app, compose, seed) → operations → areas (checkout, management)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
  * The API reference site (docs: /docs, also served by `npm run mock`) is a feature beside the
  * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
