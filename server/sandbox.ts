@@ -51,9 +51,14 @@ export async function start(options: StartOptions = {}): Promise<StartedServer> 
   if (config.webhookDispatch) dispatcher.start();
 
   const server = app.listen(config.port, config.host);
+  // A port in use (or another listen error) closes what compose opened, and start() rejects.
   await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', (error) => void composition.close().finally(() => reject(error)));
+    const failed = (error: Error) => void composition.close().finally(() => reject(error));
+    server.once('error', failed);
+    server.once('listening', () => {
+      server.off('error', failed);
+      resolve();
+    });
   });
   holdContinue(server);
   server.keepAliveTimeout = 65_000;

@@ -1,7 +1,7 @@
 import type { SandboxInfo } from './info.js';
 
 /** Where Jest's globalSetup leaves the sandbox for its globalTeardown (both run in Jest's parent process). */
-export const SANDBOX_HANDLE = Symbol.for('@payments-platform/sandbox');
+export const SANDBOX_HANDLE: unique symbol = Symbol.for('@payments-platform/sandbox');
 
 /** The environment variables the test-runner setups set, by name. */
 export function environmentOf(sandbox: SandboxInfo): Record<string, string> {

@@ -43,7 +43,7 @@ export interface Sandbox extends SandboxInfo {
 }
 
 /** The command of this package (bin/payments-sandbox.mjs beside this file once packaged). */
-export const binPath = fileURLToPath(new URL('./bin/payments-sandbox.mjs', import.meta.url));
+export const binPath: string = fileURLToPath(new URL('./bin/payments-sandbox.mjs', import.meta.url));
 
 function argumentsOf(options: SandboxOptions): string[] {
   const args = ['--json', '--stop-with-stdin', '--port', String(options.port ?? 0)];

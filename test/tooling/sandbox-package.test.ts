@@ -189,6 +189,38 @@ describe('The sandbox package', () => {
       expect({ name, version }).toEqual({ name, version: lock.packages[`node_modules/${name}`]!.version });
   });
 
+  test('When a TypeScript project uses the installed package, then its types check, and a wrong use does not compile', async () => {
+    const project = join(consumer, 'typed');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'main.ts'),
+      `import { adyenHttpClient, receiveWebhooks, startSandbox, type Sandbox, type WebhookReceiver } from '${NAME}';
+
+export async function use(): Promise<string> {
+  const sandbox: Sandbox = await startSandbox({ port: 0, logLevel: 'warn' });
+  const webhooks: WebhookReceiver = await receiveWebhooks({ register: { managementUrl: sandbox.managementUrl, apiKey: sandbox.companyKey, merchantAccount: sandbox.merchantAccount } });
+  const found = await webhooks.waitFor((item) => item.eventCode === 'CAPTURE', { timeoutMs: 1000 });
+  const clock: { now: string; offsetSeconds: number } = await sandbox.advanceClock(60);
+  adyenHttpClient(sandbox);
+  // @ts-expect-error: the port is a number
+  await startSandbox({ port: '0' });
+  return \`\${found.item.pspReference} \${clock.now} \${sandbox.checkoutUrl}\`;
+}
+`,
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const options = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--lib', 'ES2023,DOM'];
+    const typeRoots = ['--types', 'node', '--typeRoots', join(repo, 'node_modules', '@types')];
+    const result = await run(process.execPath, [tsc, ...options, ...typeRoots, join(project, 'main.ts')], {
+      cwd: project,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    }).then(
+      () => 'ok',
+      (error: { stdout?: string; message: string }) => error.stdout ?? error.message,
+    );
+    expect(result).toBe('ok');
+  }, 60_000);
+
   test('When the command runs with --json --port 0, then it prints one JSON line, a plain HTTP payment is authorised, and SIGTERM stops it and removes its data', async () => {
     const url = await databaseUrl();
     const bin = join(consumer, 'node_modules', '.bin', 'payments-sandbox');
