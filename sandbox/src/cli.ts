@@ -104,12 +104,42 @@ const env: Record<string, string> = {
   ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}),
 };
 
+// The signals are ours from the first moment: a parent may send SIGTERM as soon as it has read the
+// ready line, before anything after the line's write would have run. One that arrives while the
+// server starts stops it as soon as it listens.
+const sandbox: { started?: ServerModule.StartedServer; requested?: string; stopping?: boolean } = {};
+const stop = (why: string) => {
+  const { started } = sandbox;
+  if (!started) {
+    // A second signal while it starts: leave now, still without the temporary data (the exit handler).
+    if (sandbox.requested) process.exit(1);
+    sandbox.requested = why;
+    return;
+  }
+  if (sandbox.stopping) process.exit(1);
+  sandbox.stopping = true;
+  started.logger.info('stopping', { why });
+  started.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`payments-sandbox: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+if (values['stop-with-stdin']) {
+  process.stdin.on('end', () => stop('stdin closed'));
+  process.stdin.on('error', () => stop('stdin closed'));
+  process.stdin.resume();
+}
+
 const serverModule = new URL('../server.mjs', here).href;
 const { start } = (await import(serverModule)) as typeof ServerModule;
-const started = await start({ env, logDestination: process.stderr }).catch((error: unknown) => {
-  removeData();
-  return fail(error instanceof Error ? error.message : String(error));
-});
+const started = await start({ env, logDestination: process.stderr }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+sandbox.started = started;
+if (sandbox.requested) stop(sandbox.requested);
 
 const { demo } = started;
 const info: SandboxInfo = {
@@ -128,48 +158,20 @@ const info: SandboxInfo = {
   pid: process.pid,
   version,
 };
-process.stdout.write(
-  values.json
-    ? `${JSON.stringify(info)}\n`
-    : [
-        `Payments sandbox ${version} ready`,
-        `  checkout:          ${info.checkoutUrl}`,
-        `  management:        ${info.managementUrl}`,
-        `  API reference:     ${info.baseUrl}/docs`,
-        `  company key:       ${companyKey}   (${demo.companyUsername}, every role)`,
-        `  merchant key:      ${merchantKey}   (${demo.merchantUsername}, ${demo.merchantEcom}, checkout only)`,
-        `  merchant accounts: ${info.merchantAccounts.join(', ')}`,
-        `  data:              ${values['database-url'] ? 'the database of --database-url' : dataDir}${temporary ? ' (removed at exit)' : ''}`,
-        `  Ctrl-C stops it.`,
-        '',
-      ].join('\n'),
-);
-
-let stopping = false;
-const stop = (why: string) => {
-  if (stopping) {
-    // A second signal: leave now, still without the temporary data.
-    removeData();
-    process.exit(1);
-  }
-  stopping = true;
-  started.logger.info('stopping', { why });
-  started.stop().then(
-    () => {
-      removeData();
-      process.exit(0);
-    },
-    (error: unknown) => {
-      process.stderr.write(`payments-sandbox: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      removeData();
-      process.exit(1);
-    },
+if (!sandbox.stopping)
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify(info)}\n`
+      : [
+          `Payments sandbox ${version} ready`,
+          `  checkout:          ${info.checkoutUrl}`,
+          `  management:        ${info.managementUrl}`,
+          `  API reference:     ${info.baseUrl}/docs`,
+          `  company key:       ${companyKey}   (${demo.companyUsername}, every role)`,
+          `  merchant key:      ${merchantKey}   (${demo.merchantUsername}, ${demo.merchantEcom}, checkout only)`,
+          `  merchant accounts: ${info.merchantAccounts.join(', ')}`,
+          `  data:              ${values['database-url'] ? 'the database of --database-url' : dataDir}${temporary ? ' (removed at exit)' : ''}`,
+          `  Ctrl-C stops it.`,
+          '',
+        ].join('\n'),
   );
-};
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));
-if (values['stop-with-stdin']) {
-  process.stdin.on('end', () => stop('stdin closed'));
-  process.stdin.on('error', () => stop('stdin closed'));
-  process.stdin.resume();
-}
