@@ -119,6 +119,10 @@ const stop = (why: string) => {
   if (sandbox.stopping) process.exit(1);
   sandbox.stopping = true;
   started.logger.info('stopping', { why });
+  setTimeout(() => {
+    started.logger.warn('stopping: requests still running after the shutdown timeout', { openConnections: started.openConnections() });
+    process.exit(1);
+  }, started.config.shutdownTimeoutMs).unref();
   started.stop().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -339,7 +339,7 @@ export async function use(): Promise<string> {
     }
   });
 
-  test("When a project's Jest run uses the package's global setup, then the documented test pays and captures with the Adyen library and receives the signed CAPTURE webhook", async () => {
+  test("When a project's Jest run uses the package's global setup, then its workers have the sandbox, and the documented test pays and captures with the Adyen library and receives the signed CAPTURE webhook", async () => {
     const project = join(consumer, 'jest-project');
     mkdirSync(project);
     writeFileSync(
@@ -352,15 +352,34 @@ export async function use(): Promise<string> {
         transform: {},
         globalSetup: `${NAME}/jest/global-setup`,
         globalTeardown: `${NAME}/jest/global-teardown`,
+        // No remembered durations: with two files and two workers Jest runs them in workers, not in its own process.
+        cacheDirectory: join(project, '.jest-cache'),
       }),
     );
     writeFileSync(join(project, 'pay.test.mjs'), adyenTest('jest'));
+    writeFileSync(
+      join(project, 'worker.test.mjs'),
+      `import { writeFileSync } from 'node:fs';
+
+test('When a test file runs in a Jest worker, then the variables of the global setup are there and its key opens the sandbox', async () => {
+  writeFileSync(new URL('./worker.pid', import.meta.url), String(process.pid));
+  const response = await fetch(\`\${process.env.SANDBOX_MANAGEMENT_URL}/me\`, { headers: { 'X-API-Key': process.env.SANDBOX_COMPANY_KEY } });
+  expect(response.status).toBe(200);
+});
+`,
+    );
     const jest = join(repo, 'node_modules', 'jest', 'bin', 'jest.js');
-    const { stderr } = await run(process.execPath, [jest, '--ci', '--config', join(project, 'jest.config.json')], {
+    const running = run(process.execPath, [jest, '--ci', '--maxWorkers=2', '--config', join(project, 'jest.config.json')], {
       cwd: consumer,
       env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules' },
-    }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stderr: `${error.stderr ?? ''}${error.stdout ?? ''}${error.message}` }));
-    expect(stderr).toEqual(expect.stringContaining('Tests:       1 passed, 1 total'));
+    });
+    const jestPid = running.child.pid;
+    const { stderr } = await running.catch((error: { stderr?: string; stdout?: string; message: string }) => ({
+      stderr: `${error.stderr ?? ''}${error.stdout ?? ''}${error.message}`,
+    }));
+    // The file ran in a worker, not in the process that ran the global setup.
+    expect(Number(readFileSync(join(project, 'worker.pid'), 'utf8'))).not.toBe(jestPid);
+    expect(stderr).toEqual(expect.stringContaining('Tests:       2 passed, 2 total'));
   }, 90_000);
 
   (vitestBin ? test : test.skip)(
