@@ -455,7 +455,7 @@ function report(results) {
     out.push(line(['tarball, packed / unpacked', `${(p.tarballBytes / 1024).toFixed(0)} / ${(p.unpackedBytes / 1024).toFixed(0)} KiB`], [40, 20]));
     out.push(line(['offline install', `${p.installMs.toFixed(0)} ms`, `${p.installedPackages} packages`], [40, 12, 18]));
     out.push(line(['startSandbox() to first answer (child)', `${p.childReadyMs.toFixed(0)} ms`, 'median'], [40, 12, 18]));
-    out.push(line(['three startSandbox() at once', `${p.threeAtOnceMs.toFixed(0)} ms`, 'all answering'], [40, 12, 18]));
+    out.push(line(['three startSandbox() at once', `${p.threeAtOnceMs.toFixed(0)} ms`, 'all listening'], [40, 12, 18]));
     out.push(
       line(['in-process start, cold / warm', `${p.inProcessColdMs.toFixed(0)} / ${p.inProcessWarmMs.toFixed(0)} ms`, "(not the package's way)"], [40, 12, 18]),
     );
