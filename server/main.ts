@@ -59,8 +59,6 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const started = await start({ overrides: config });
   const { logger } = started;
-  const base = config.publicBaseUrl || started.baseUrl;
-  process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), started.generatedKeys)}\n`);
 
   /**
    * SIGTERM or SIGINT: stop (in-flight requests finish, see StartedServer.stop), exit. A second
@@ -92,6 +90,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The banner last: whoever reads it may signal at once, and the handlers are in place by then.
+  const base = config.publicBaseUrl || started.baseUrl;
+  process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), started.generatedKeys)}\n`);
 }
 
 main().catch((error: unknown) => {
