@@ -107,7 +107,9 @@ const env: Record<string, string> = {
 // The signals are ours from the first moment: a parent may send SIGTERM as soon as it has read the
 // ready line, before anything after the line's write would have run. One that arrives while the
 // server starts stops it as soon as it listens.
-const sandbox: { started?: ServerModule.StartedServer; requested?: string; stopping?: boolean } = {};
+const sandbox: { started?: ServerModule.StartedServer; requested?: string; stoppingSince?: number } = {};
+// One Ctrl-C under npx arrives twice, a few milliseconds apart (the terminal signals npx and node, and npx passes its copy on).
+const SAME_SIGNAL_MS = 500;
 const stop = (why: string) => {
   const { started } = sandbox;
   if (!started) {
@@ -116,8 +118,11 @@ const stop = (why: string) => {
     sandbox.requested = why;
     return;
   }
-  if (sandbox.stopping) process.exit(1);
-  sandbox.stopping = true;
+  if (sandbox.stoppingSince !== undefined) {
+    if (Date.now() - sandbox.stoppingSince < SAME_SIGNAL_MS) return;
+    process.exit(1);
+  }
+  sandbox.stoppingSince = Date.now();
   started.logger.info('stopping', { why });
   setTimeout(() => {
     started.logger.warn('stopping: requests still running after the shutdown timeout', { openConnections: started.openConnections() });
@@ -162,7 +167,7 @@ const info: SandboxInfo = {
   pid: process.pid,
   version,
 };
-if (!sandbox.stopping)
+if (sandbox.stoppingSince === undefined)
   process.stdout.write(
     values.json
       ? `${JSON.stringify(info)}\n`
