@@ -1,6 +1,6 @@
 /**
  * The layers of the server, each pointing only down:
- *   main → app (app, compose, seed) → operations → areas (checkout, management)
+ *   main (main, sandbox: the start main and the sandbox package share) → app (app, compose, seed) → operations → areas (checkout, management)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
  * The API reference site (docs: /docs, also served by `npm run mock`) is a feature beside the
  * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
@@ -15,7 +15,7 @@
  */
 const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
-const MAIN = '^server/main\\.ts$';
+const MAIN = '^server/(main|sandbox)\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
 const AREAS = '^server/(checkout|management)/';

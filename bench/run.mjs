@@ -376,6 +376,19 @@ async function main() {
       };
       await Promise.all(children.map(stop));
     }
+
+    // 6. The sandbox package: tarball, offline install, ready times (bench/sandbox-start.mjs).
+    log('sandbox package…');
+    try {
+      const out = execFileSync(process.execPath, [join(root, 'bench', 'sandbox-start.mjs')], {
+        cwd: root,
+        env: { ...process.env, NODE_OPTIONS: '' },
+        encoding: 'utf8',
+      });
+      results.sandboxPackage = JSON.parse(out.trim().split('\n').at(-1));
+    } catch (error) {
+      results.sandboxPackage = { error: error.message };
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -436,6 +449,17 @@ function report(results) {
   out.push(
     line(['resident memory after load', `${s.rssMbAfterLoad?.toFixed(0)} MB`, '<= 200 MB', mark((s.rssMbAfterLoad ?? Infinity) <= 200)], [40, 12, 18, 8]),
   );
+  const p = results.sandboxPackage;
+  if (p && !p.error) {
+    out.push('', 'Sandbox package (dist/sandbox-package)');
+    out.push(line(['tarball, packed / unpacked', `${(p.tarballBytes / 1024).toFixed(0)} / ${(p.unpackedBytes / 1024).toFixed(0)} KiB`], [40, 20]));
+    out.push(line(['offline install', `${p.installMs.toFixed(0)} ms`, `${p.installedPackages} packages`], [40, 12, 18]));
+    out.push(line(['startSandbox() to first answer (child)', `${p.childReadyMs.toFixed(0)} ms`, 'median'], [40, 12, 18]));
+    out.push(line(['three startSandbox() at once', `${p.threeAtOnceMs.toFixed(0)} ms`, 'all listening'], [40, 12, 18]));
+    out.push(
+      line(['in-process start, cold / warm', `${p.inProcessColdMs.toFixed(0)} / ${p.inProcessWarmMs.toFixed(0)} ms`, "(not the package's way)"], [40, 12, 18]),
+    );
+  } else if (p) out.push('', `Sandbox package: not measured (${p.error})`);
   out.push('', 'Absolute figures (requests/s, p50 / p99 ms, non-2xx)');
   const abs = (name, m) => line([name, m.rps.toFixed(0), `${m.p50} / ${m.p99}`, m.non2xx], [44, 10, 14, 8]);
   for (const [name, m] of [

@@ -1,9 +1,6 @@
-import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
-import { createApp } from './app.js';
-import { compose } from './compose.js';
 import { type Config, loadConfig } from './config.js';
-import { holdContinue } from './kernel/http/expect-continue.js';
+import { start } from './sandbox.js';
 import { DEMO } from './seed.js';
 
 /** Where `npm run mock` listens (scripts/mock.mjs reads the same variables): both areas under the server's paths, the API reference beside checkout. */
@@ -56,79 +53,46 @@ function tuneHeapGrowth(): void {
   if (!/--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size)/.test(chosen)) setFlagsFromString('--heap-growing-percent=100');
 }
 
-/** The only file with side effects: read configuration, open the store, seed, listen, stop on a signal. */
+/** The only file with side effects: read configuration, start (server/sandbox.ts), print the banner, stop on a signal. */
 async function main(): Promise<void> {
   tuneHeapGrowth();
   const config = loadConfig();
-  const composition = await compose(config);
-  const { deps, dispatcher, generatedKeys } = composition;
-  let stopping = false;
-  const app = createApp(deps, { stopping: () => stopping });
-  await composition.recover();
-  if (config.webhookDispatch) dispatcher.start();
-
-  const server = app.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const base = config.publicBaseUrl || `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-    process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), generatedKeys)}\n`);
-  });
-  holdContinue(server);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = config.headersTimeoutMs;
-  server.requestTimeout = config.requestTimeoutMs;
-
-  // Requests that arrive on an open keep-alive connection while stopping are served, and their
-  // connection is closed after the answer.
-  // (Requests that ask for `100 Continue` come here too: holdContinue passes them on as 'request'.)
-  server.on('request', (_req, res: { shouldKeepAlive: boolean }) => {
-    if (stopping) res.shouldKeepAlive = false;
-  });
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  const started = await start({ overrides: config });
+  const { logger } = started;
 
   /**
-   * SIGTERM or SIGINT: stop accepting, close idle keep-alive connections at once, let in-flight
-   * requests finish (each connection closes after its answer), stop the dispatcher, close the
-   * store, exit. A second signal, or SHUTDOWN_TIMEOUT_MS, exits at once. One Ctrl-C under
-   * `npm start` arrives twice, a few milliseconds apart (the terminal signals npm and node, and
-   * npm passes its copy on): a repeat within SAME_SIGNAL_MS is that copy, not a second signal.
+   * SIGTERM or SIGINT: stop (in-flight requests finish, see StartedServer.stop), exit. A second
+   * signal, or SHUTDOWN_TIMEOUT_MS, exits at once. One Ctrl-C under `npm start` arrives twice, a
+   * few milliseconds apart (the terminal signals npm and node, and npm passes its copy on): a
+   * repeat within SAME_SIGNAL_MS is that copy, not a second signal.
    */
   const SAME_SIGNAL_MS = 500;
   let firstSignalAt = 0;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (firstSignalAt) {
       if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
-      deps.logger.warn('stopping now', { signal });
+      logger.warn('stopping now', { signal });
       process.exit(1);
     }
-    stopping = true;
     firstSignalAt = Date.now();
-    deps.logger.info('stopping', { signal, openConnections: sockets.size });
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // A connection whose request just finished is idle now: close it rather than wait for its keep-alive timeout.
-    const sweep = setInterval(() => server.closeIdleConnections(), 20);
-    sweep.unref();
+    logger.info('stopping', { signal, openConnections: started.openConnections() });
     setTimeout(() => {
-      deps.logger.warn('stopping: requests still running after the shutdown timeout', { openConnections: sockets.size });
+      logger.warn('stopping: requests still running after the shutdown timeout', { openConnections: started.openConnections() });
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    void Promise.all([closed, dispatcher.stop()])
-      .then(() => composition.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          deps.logger.error('stopping failed', { error: error instanceof Error ? error.message : String(error) });
-          process.exit(1);
-        },
-      );
+    started.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('stopping failed', { error: error instanceof Error ? error.message : String(error) });
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The banner last: whoever reads it may signal at once, and the handlers are in place by then.
+  const base = config.publicBaseUrl || started.baseUrl;
+  process.stdout.write(`${banner(config, base.replace(/\/+$/, ''), started.generatedKeys)}\n`);
 }
 
 main().catch((error: unknown) => {

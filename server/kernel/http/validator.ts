@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import eovAjvOptions from 'express-openapi-validator/dist/framework/ajv/options.js';
 import eovSchemaValidator from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
-import { createRequire } from 'node:module';
+import { pathToRegexp as compileRoute } from 'path-to-regexp';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
@@ -42,8 +42,8 @@ interface ValidatorInstance {
   responseValidationMiddleware(apiDoc: ApiDoc, serial: number): RequestHandler;
 }
 
-const require = createRequire(import.meta.url);
-const { pathToRegexp } = require('path-to-regexp') as { pathToRegexp: (path: string, options: object) => { regexp: RegExp; keys: Array<{ name: string }> } };
+// Called with the options express-openapi-validator passes (`strict` too, which path-to-regexp 8's types no longer name).
+const pathToRegexp = compileRoute as unknown as (path: string, options: object) => { regexp: RegExp; keys: Array<{ name: string }> };
 const errors = OpenApiValidator.error;
 
 /**
