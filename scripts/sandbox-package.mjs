@@ -26,11 +26,12 @@ const out = join(root, 'dist', 'sandbox-package');
 const NOT_AT_RUN_TIME = new Set(['pino-pretty']);
 
 /**
- * Packages only one page needs: the API reference at /docs serves Scalar's files. Scalar brings some
- * 350 packages (Vue and its tooling) that a test run never uses, so the package names it as an
- * optional peer: a project that wants /docs from its sandbox installs it beside the package.
+ * Packages the package carries a part of instead of depending on them: the API reference at /docs
+ * serves only Scalar's browser build (one file), while the package would bring some 350 packages
+ * (Vue and its tooling). `vendoredScalar` copies that folder, its licence and version to
+ * vendor/scalar/, where server/docs/pages.ts looks first.
  */
-const OPTIONAL_PEERS = new Set(['@scalar/api-reference']);
+const VENDORED = new Set(['@scalar/api-reference']);
 
 const packageOf = (specifier) =>
   specifier
@@ -54,12 +55,22 @@ function pinnedOutside(metafile, outside) {
   const dependencies = {};
   const peerDependencies = {};
   for (const name of [...names].sort()) {
-    if (NOT_AT_RUN_TIME.has(name)) continue;
+    if (NOT_AT_RUN_TIME.has(name) || VENDORED.has(name)) continue;
     if (!manifest.dependencies[name]) throw new Error(`the server bundle imports ${name}, which is not a dependency in package.json`);
-    (OPTIONAL_PEERS.has(name) ? peerDependencies : dependencies)[name] = lock.packages[`node_modules/${name}`].version;
+    dependencies[name] = lock.packages[`node_modules/${name}`].version;
   }
-  const peerDependenciesMeta = Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, { optional: true }]));
-  return { dependencies, peerDependencies, peerDependenciesMeta };
+  return { dependencies };
+}
+
+/** Scalar's browser build with its version, licence and origin (its README says MIT), for /docs (see VENDORED). */
+function vendoredScalar() {
+  const from = join(root, 'node_modules', '@scalar', 'api-reference');
+  const to = join(out, 'vendor', 'scalar');
+  const { name, version, license, author, repository } = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+  mkdirSync(join(to, 'browser'), { recursive: true });
+  cpSync(join(from, 'dist', 'browser', 'standalone.js'), join(to, 'browser', 'standalone.js'));
+  cpSync(join(from, 'README.md'), join(to, 'README.md'));
+  writeFileSync(join(to, 'package.json'), `${JSON.stringify({ name, version, license, author, repository }, null, 2)}\n`);
 }
 
 /** The package's own modules, one bundle each (they share nothing at run time but the sandbox process). */
@@ -138,6 +149,7 @@ export async function writeSandboxPackage(bundleServer, outside) {
   writeFileSync(join(out, 'package.json'), `${JSON.stringify({ ...template, version, ...pinnedOutside(metafile, outside) }, null, 2)}\n`);
   cpSync(join(root, 'sandbox', 'README.md'), join(out, 'README.md'));
   runtimeFiles();
+  vendoredScalar();
   await bundleApi();
   declarations();
 }

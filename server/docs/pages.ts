@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve, sep } from 'node:path';
@@ -44,12 +44,25 @@ interface ScalarBuild {
 }
 
 let build: ScalarBuild | undefined;
+/**
+ * Scalar's browser build: from the installed @scalar/api-reference, or, in the sandbox package
+ * (which carries that one folder instead of the package and its some 350 dependencies), from
+ * vendor/scalar/ beside the server (scripts/sandbox-package.mjs writes it, with Scalar's version).
+ */
 function scalarBuild(): ScalarBuild {
   if (build) return build;
-  const require = createRequire(import.meta.url);
-  const dist = dirname(require.resolve('@scalar/api-reference'));
-  const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
-  const dir = join(dist, 'browser');
+  const vendored = join(projectRoot(), 'vendor', 'scalar');
+  let dir: string;
+  let version: string;
+  if (existsSync(join(vendored, 'package.json'))) {
+    dir = join(vendored, 'browser');
+    ({ version } = JSON.parse(readFileSync(join(vendored, 'package.json'), 'utf8')) as { version: string });
+  } else {
+    const require = createRequire(import.meta.url);
+    const dist = dirname(require.resolve('@scalar/api-reference'));
+    ({ version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string });
+    dir = join(dist, 'browser');
+  }
   build = { dir, version, base: `${ASSET_PREFIX}${encodeURIComponent(version)}/` };
   return build;
 }

@@ -6,9 +6,8 @@
  * with the Adyen library and the webhook receiver, the Vitest global setup.
  *
  * On the PostgreSQL run the command and startSandbox() get a fresh database (--database-url); the
- * Jest and Vitest setups start the package's default, SQLite, on both runs. The Vitest test runs
- * where Vitest is installed (VITEST_DIR names a folder with node_modules/vitest, else this
- * repository's node_modules), and is skipped elsewhere.
+ * Jest and Vitest setups start the package's default, SQLite, on both runs. The Vitest run uses
+ * this repository's Vitest (a development dependency).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
@@ -34,11 +33,8 @@ const npmEnv = {
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
 };
-/** A Vitest installed beside this repository (VITEST_DIR, a folder with node_modules/vitest), or in it. */
-const vitestBin = [process.env.VITEST_DIR, repo]
-  .filter(Boolean)
-  .map((dir) => join(dir!, 'node_modules', 'vitest', 'vitest.mjs'))
-  .find((file) => existsSync(file));
+/** This repository's Vitest (a development dependency, for this test). */
+const vitestBin = join(repo, 'node_modules', 'vitest', 'vitest.mjs');
 
 type LockEntry = Record<string, unknown> & {
   dependencies?: Record<string, string>;
@@ -254,6 +250,13 @@ export async function use(): Promise<string> {
       expect(await pay(info.checkoutUrl, info.merchantKey)).toMatchObject({ status: 200, resultCode: 'Authorised' });
       expect((await pay(info.checkoutUrl, 'not-a-key-of-this-sandbox-0000')).status).toBe(401);
 
+      // The API reference works from the package alone (Scalar's browser build is carried in it).
+      const reference = await fetch(`${info.baseUrl}/docs/checkout`);
+      expect(reference.status).toBe(200);
+      const script = /href="(\/docs\/assets\/[^"]+\/standalone\.js)"/.exec(await reference.text())?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(`${info.baseUrl}${script!}`)).status).toBe(200);
+
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(existsSync(info.dataDir)).toBe(false);
@@ -382,23 +385,19 @@ test('When a test file runs in a Jest worker, then the variables of the global s
     expect(stderr).toEqual(expect.stringContaining('Tests:       2 passed, 2 total'));
   }, 90_000);
 
-  (vitestBin ? test : test.skip)(
-    "When a project's Vitest run uses the package's global setup, then the same test passes there",
-    async () => {
-      const project = join(consumer, 'vitest-project');
-      mkdirSync(project);
-      writeFileSync(
-        join(project, 'vitest.config.mjs'),
-        `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
-      );
-      writeFileSync(join(project, 'pay.test.mjs'), adyenTest('vitest'));
-      const { stdout } = await run(process.execPath, [vitestBin!, 'run', '--root', project], {
-        cwd: consumer,
-        // Plain text: Jest's workers pass FORCE_COLOR on.
-        env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
-      }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
-      expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
-    },
-    90_000,
-  );
+  test("When a project's Vitest run uses the package's global setup, then the same test passes there", async () => {
+    const project = join(consumer, 'vitest-project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'vitest.config.mjs'),
+      `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
+    );
+    writeFileSync(join(project, 'pay.test.mjs'), adyenTest('vitest'));
+    const { stdout } = await run(process.execPath, [vitestBin, 'run', '--root', project], {
+      cwd: consumer,
+      // Plain text: Jest's workers pass FORCE_COLOR on.
+      env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
+    }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
+    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+  }, 90_000);
 });
