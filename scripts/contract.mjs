@@ -211,9 +211,9 @@ export const RECEIVER_CHECKS = {
 
 /** The receiver of the webhook and forward checks: it accepts everything, and remembers the paths it was called at. */
 async function startReceiver(port) {
-  const seen = new Set();
+  const paths = [];
   const server = createServer((req, res) => {
-    seen.add(new URL(req.url ?? '/', 'http://receiver').pathname);
+    paths.push(new URL(req.url ?? '/', 'http://receiver').pathname);
     req.resume();
     req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"vault-card-1"}'));
   });
@@ -223,7 +223,8 @@ async function startReceiver(port) {
   });
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    seen,
+    // A tunnel or proxy at --webhook-url may pass its own path prefix on, or not.
+    received: (path) => paths.some((p) => p.endsWith(path)),
     close: () => {
       // The deployment's deliveries may hold keep-alive connections to it.
       server.closeAllConnections();
@@ -264,7 +265,8 @@ async function probeWebhooks(options, url, receiver) {
     const tested = await call(options, `${base}/${created.json.id}/test`, 'POST', {});
     if (!tested.ok) return `testing a webhook to ${url} failed (${reasonOf(tested)})`;
     const result = tested.json?.data?.[0];
-    if (result?.status !== 'success' || !receiver.seen.has(path)) return `a test webhook to ${url} did not arrive (${result?.output ?? result?.status ?? 'no result'})`;
+    if (result?.status !== 'success' || !receiver.received(path))
+      return `a test webhook to ${url} did not arrive (${result?.output ?? result?.status ?? 'no result'})`;
     return undefined;
   } finally {
     await call(options, `${base}/${created.json.id}`, 'DELETE').catch(() => undefined);
@@ -279,7 +281,13 @@ async function probeForward(options, url, receiver) {
     merchantAccount: 'DemoMerchantECOM',
     shopperReference,
     recurringProcessingModel: 'CardOnFile',
-    paymentMethod: { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' },
+    paymentMethod: {
+      type: 'scheme',
+      encryptedCardNumber: 'test_4111111111111111',
+      encryptedExpiryMonth: 'test_03',
+      encryptedExpiryYear: 'test_2030',
+      encryptedSecurityCode: 'test_737',
+    },
   });
   if (!stored.ok) return `storing a card to forward failed (${reasonOf(stored)})`;
   const forwarded = await call(options, `${options.checkoutUrl}/forward`, 'POST', {
@@ -290,7 +298,7 @@ async function probeForward(options, url, receiver) {
     request: { httpMethod: 'post', urlSuffix: path, body: '{"number":"{{number}}"}' },
   });
   if (!forwarded.ok) return `the deployment refused to forward to ${url} (${reasonOf(forwarded)})`;
-  if (!receiver.seen.has(path)) return `a forward request to ${url} did not arrive`;
+  if (!receiver.received(path)) return `a forward request to ${url} did not arrive`;
   return undefined;
 }
 
@@ -405,13 +413,14 @@ export async function main(argv = process.argv.slice(2)) {
         requests =
           ` (seed ${generated.seed}: ${sum((r) => r.valid + r.invalid)} requests, ${sum((r) => r.valid)} valid, ${sum((r) => r.invalid)} invalid; ` +
           `${sum((r) => r.problems.length)} problems, ${sum((r) => r.known.length)} known findings` +
-          `${unsent > 0 ? `; ${unsent} not sent within the deployment's rate limit` : ''})${generated.skipped ? `; ${generated.skipped}` : ''}`;
+          `${unsent > 0 ? `; ${unsent} not sent within the deployment's rate limit (RATE_LIMIT_PER_MINUTE on the sandbox)` : ''})${generated.skipped ? `; ${generated.skipped}` : ''}`;
       } catch {
         // no report: the run did not get that far
       }
       lines.push(`generated tests: ${passed} operations passed, ${failedTests} failed${requests}${killed ? killedLine : ''}`);
     }
-    if (skipped.length > 0) lines.push(`skipped: the checks of ${skipped.length} operation${skipped.length === 1 ? '' : 's'} whose receiver the deployment cannot reach`);
+    if (skipped.length > 0)
+      lines.push(`skipped: the checks of ${skipped.length} operation${skipped.length === 1 ? '' : 's'} whose receiver the deployment cannot reach`);
   } finally {
     await receiver.close();
     rmSync(scratch, { recursive: true, force: true });
