@@ -320,12 +320,16 @@ export async function main(argv = process.argv.slice(2)) {
     return 0;
   }
   console.log(`contract: ${options.checkoutUrl}, ${options.managementUrl} and ${options.clientsideUrl}`);
-  // Before anything else: a deployment that does not answer fails at once, not once per check.
+  // Before anything else: a deployment that does not answer, or refuses the key, fails at once, not once per check.
+  let me;
   try {
-    const me = await call(options, `${options.managementUrl}/me`, 'GET');
-    if (!me.ok) throw new Error(`GET ${options.managementUrl}/me answered ${reasonOf(me)}`);
+    me = await call(options, `${options.managementUrl}/me`, 'GET');
   } catch (error) {
-    console.log(`contract: FAIL — the deployment did not answer: ${error.cause?.message ?? error.message}`);
+    console.log(`contract: FAIL — the deployment did not answer GET ${options.managementUrl}/me: ${error.cause?.message ?? error.message}`);
+    return 1;
+  }
+  if (!me.ok) {
+    console.log(`contract: FAIL — GET ${options.managementUrl}/me answered ${reasonOf(me)} (is --api-key a key of the demo company's credential?)`);
     return 1;
   }
   let receiver;

@@ -172,3 +172,14 @@ describe('npm run contract with bad arguments', () => {
     expect({ code: badUrl.code, stderr: badUrl.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/--webhook-url must be an http\(s\) URL/) });
   });
 });
+
+describe('npm run contract against an address where nothing answers', () => {
+  test('When nothing listens there, then it ends at once with a FAIL naming the address and exits 1', async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const result = await contract(['--checkout-url', `${nobody}/checkout/v71`, '--management-url', `${nobody}/management/v3`, '--api-key', COMPANY_KEY]);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({
+      code: 1,
+      stdout: expect.stringMatching(new RegExp(`^contract: FAIL — the deployment did not answer GET ${nobody}/management/v3/me`, 'm')),
+    });
+  });
+});
