@@ -51,6 +51,7 @@ const USAGE = `usage: npm run contract -- --checkout-url <url> --management-url 
                      (a tunnel or reverse proxy to http://127.0.0.1:<receiver port>); the webhook
                      and forward checks point the deployment there instead of at 127.0.0.1
   --receiver-port    the port of the receiver on 127.0.0.1 (default: a free one, printed)
+                     (--webhook-url also from CONTRACT_WEBHOOK_URL)
 
   The webhook and forward checks run only when the deployment reaches the receiver: it is tried
   first, and the checks are skipped, with the reason, when it does not.`;
