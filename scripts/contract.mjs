@@ -400,6 +400,8 @@ export async function main(argv = process.argv.slice(2)) {
     }
     if (options.only !== 'examples') {
       // Generated test names: "… against a deployment When <area> <operationId> gets generated …"
+      // Jest reports the file only when it ends: minutes against a deployment's default rate limit.
+      console.log("contract: generated tests running (up to a minute for each operation the deployment's rate limit slows down)");
       const { status, report, killed } = await runJest(
         config,
         'test/contract/generated/deployment.test.ts',

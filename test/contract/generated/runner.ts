@@ -262,7 +262,7 @@ async function send(
   const address = url(target, operation, path, param ? { ...request.query, [param]: clientKey ?? '' } : request.query);
   // A page sends its Origin and no API key; the other areas get the target's credential headers.
   const credential = operation.area === 'clientside' ? { Origin: PAGE_ORIGIN } : target.headers;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, limited = 0, resets = 0; ; attempt++) {
     let response: Response;
     try {
       response = await fetch(address, {
@@ -277,15 +277,16 @@ async function send(
       // machine): the request is sent again on a fresh connection. A server that is really gone
       // refuses the retries too, and the error then names the cause.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      if ((cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE') && attempt < 3) {
-        await sleep(50 * (attempt + 1));
+      if ((cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE') && resets++ < 3) {
+        await sleep(50 * resets);
         continue;
       }
       throw new Error(`${operation.method.toUpperCase()} ${address} failed after ${attempt + 1} attempt(s): ${cause?.code ?? ''} ${cause?.message ?? String(error)}`, { cause: error });
     }
     const text = await response.text();
-    // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged.
-    if (response.status === 429 && attempt < 3) {
+    // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged: waited out up to
+    // the operation's deadline (requests of the same operation compete for it), else three times.
+    if (response.status === 429 && (deadline !== Infinity || limited++ < 3)) {
       const waitMs = Math.min(Number(response.headers.get('retry-after') ?? '5'), 65) * 1000;
       if (Date.now() + waitMs > deadline) return RATE_LIMITED;
       await sleep(waitMs);
