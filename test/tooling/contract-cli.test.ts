@@ -36,7 +36,7 @@ function contract(args: string[]): Promise<{ code: number | null; stdout: string
       process.execPath,
       [join(process.cwd(), 'scripts', 'contract.mjs'), ...args],
       // Killed (code null) if it does not end by itself well within the test's timeout.
-      { timeout: 200_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } },
+      { timeout: 280_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
       },
@@ -77,7 +77,7 @@ describe('npm run contract against a sandbox started with its defaults', () => {
     // Jest reports each check on stderr.
     expect(result.stderr).toMatch(/✓ When testWebhook authorisation → 200 is replayed/);
     expect(result.stdout).toMatch(/; skipped: the checks of 1 operation whose receiver the deployment cannot reach$/m);
-  }, 240_000);
+  }, 300_000);
 
   test('When its webhooks may not reach this machine, then the webhook checks are skipped with one line saying how to enable them, and the rest pass', async () => {
     const server = await sandbox({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
@@ -93,7 +93,7 @@ describe('npm run contract against a sandbox started with its defaults', () => {
       ),
     ]);
     expect(result.stderr).not.toMatch(/[✓✕] When testWebhook/);
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('npm run contract with --webhook-url, against a sandbox that lets webhooks and forward requests reach loopback', () => {
@@ -152,7 +152,7 @@ describe('npm run contract with --webhook-url, against a sandbox that lets webho
         expect.stringMatching(/^POST \/relay\/cards/),
       ]),
     );
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('npm run contract with bad arguments', () => {
