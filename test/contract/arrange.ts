@@ -43,7 +43,7 @@ const post = (target: Target, path: string, body: unknown) => call(target, 'POST
 
 const management = (target: Target, method: string, path: string, body?: unknown) => call(target, method, path, body, 'management');
 
-/** A webhook of the demo merchant account that points at the loopback receiver. */
+/** A webhook of the demo merchant account that points at the receiver (vaultUrl). */
 async function webhook(target: Target): Promise<string> {
   const created = await management(target, 'POST', '/merchants/DemoMerchantECOM/webhooks', {
     type: 'standard',
@@ -81,7 +81,7 @@ const uniqueReference = () => `C${Date.now()}-${++references}`;
 
 const onWebhook: Arrange = async (target) => ({ path: { merchantId: 'DemoMerchantECOM', webhookId: await webhook(target) } });
 
-/** A company webhook of the demo company for both demo merchant accounts, pointing at the loopback receiver. */
+/** A company webhook of the demo company for both demo merchant accounts, pointing at the receiver (vaultUrl). */
 async function companyWebhook(target: Target): Promise<string> {
   const created = await management(target, 'POST', '/companies/DemoCompany/webhooks', {
     type: 'standard',
@@ -136,9 +136,15 @@ async function session(target: Target): Promise<any> {
   return post(target, '/sessions', { ...base, reference: 'contract-session', amount: { currency: 'EUR', value: 1000 } });
 }
 
-/** A loopback third party for the forward example; it answers 201 with a small JSON body. */
+/**
+ * The receiver the target's webhooks and forward requests go to. `npm run contract` runs one for
+ * both of its jest runs and names the address the deployment reaches it at in
+ * CONTRACT_RECEIVER_URL (its loopback address, or the --webhook-url that forwards to it);
+ * otherwise a loopback third party of this process, answering 201 with a small JSON body.
+ */
 let vault: Server | undefined;
 async function vaultUrl(): Promise<string> {
+  if (process.env.CONTRACT_RECEIVER_URL) return process.env.CONTRACT_RECEIVER_URL;
   if (!vault) {
     vault = createServer((req, res) => {
       req.resume();

@@ -32,6 +32,15 @@ export interface RunSettings {
   clientKey?: string;
 }
 
+/**
+ * Against a deployment: how long one operation's requests may take, waits for its rate limit
+ * included, and how long one request may take. A deployment's default rate limit (120 a minute on
+ * the terminal settings) would make an operation with hundreds of generated requests wait for
+ * minutes, past the test's timeout, while its requests went on in the background.
+ */
+export const DEPLOYMENT_OPERATION_BUDGET_MS = 60_000;
+export const DEPLOYMENT_REQUEST_TIMEOUT_MS = 30_000;
+
 export interface Exchange {
   request: GeneratedRequest;
   method: string;
@@ -49,6 +58,8 @@ export interface OperationReport {
   problems: string[];
   /** Problems that match a known finding (KNOWN_FINDINGS): reported, not failed. */
   known: string[];
+  /** Requests not sent: the deployment's rate limit would have kept them waiting past the operation's budget. */
+  unsent: number;
 }
 
 /**
@@ -235,18 +246,30 @@ function url(target: Target, operation: OperationModel, path: Record<string, str
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function send(target: Target, operation: OperationModel, request: GeneratedRequest, path: Record<string, string>, clientKey?: string): Promise<Exchange> {
+/** What `send` returns for a request that the deployment's rate limit would hold past the deadline. */
+const RATE_LIMITED = Symbol('rate limited');
+
+async function send(
+  target: Target,
+  operation: OperationModel,
+  request: GeneratedRequest,
+  path: Record<string, string>,
+  clientKey?: string,
+  deadline = Infinity,
+  timeoutMs?: number,
+): Promise<Exchange | typeof RATE_LIMITED> {
   const param = clientKeyParam(operation);
   const address = url(target, operation, path, param ? { ...request.query, [param]: clientKey ?? '' } : request.query);
   // A page sends its Origin and no API key; the other areas get the target's credential headers.
   const credential = operation.area === 'clientside' ? { Origin: PAGE_ORIGIN } : target.headers;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, limited = 0, resets = 0; ; attempt++) {
     let response: Response;
     try {
       response = await fetch(address, {
         method: operation.method,
         headers: { ...credential, ...(request.body !== undefined && { 'Content-Type': 'application/json' }), ...request.headers },
         ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+        ...(timeoutMs !== undefined && { signal: AbortSignal.timeout(timeoutMs) }),
       });
     } catch (error) {
       // A pooled keep-alive connection that the server closed as idle just as it was reused
@@ -254,16 +277,19 @@ async function send(target: Target, operation: OperationModel, request: Generate
       // machine): the request is sent again on a fresh connection. A server that is really gone
       // refuses the retries too, and the error then names the cause.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      if ((cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE') && attempt < 3) {
-        await sleep(50 * (attempt + 1));
+      if ((cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE') && resets++ < 3) {
+        await sleep(50 * resets);
         continue;
       }
       throw new Error(`${operation.method.toUpperCase()} ${address} failed after ${attempt + 1} attempt(s): ${cause?.code ?? ''} ${cause?.message ?? String(error)}`, { cause: error });
     }
     const text = await response.text();
-    // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged.
-    if (response.status === 429 && attempt < 3) {
-      await sleep(Math.min(Number(response.headers.get('retry-after') ?? '5'), 65) * 1000);
+    // A deployment's rate limit (RATE_LIMIT_PER_MINUTE) is honoured, not judged: waited out up to
+    // the operation's deadline (requests of the same operation compete for it), else three times.
+    if (response.status === 429 && (deadline !== Infinity || limited++ < 3)) {
+      const waitMs = Math.min(Number(response.headers.get('retry-after') ?? '5'), 65) * 1000;
+      if (Date.now() + waitMs > deadline) return RATE_LIMITED;
+      await sleep(waitMs);
       continue;
     }
     let body: unknown;
@@ -345,9 +371,18 @@ export function createRunner(settings: RunSettings): Runner {
         notSeparable: [...generated.notSeparable, ...generated.invalid.filter((r) => !invalid.includes(r)).map((r) => `${r.description} (the mock takes an empty value for none)`)],
         problems: [],
         known: [],
+        unsent: 0,
       };
+      const deployment = settings.kind === 'deployment';
+      const deadline = deployment ? Date.now() + DEPLOYMENT_OPERATION_BUDGET_MS : Infinity;
       const judgeOne = async (request: GeneratedRequest) => {
-        const exchange = await send(settings.target, operation, request, path, settings.clientKey);
+        // Once the rate limit has held one request past the budget, the rest are not sent either.
+        const exchange =
+          report.unsent > 0 ? RATE_LIMITED : await send(settings.target, operation, request, path, settings.clientKey, deadline, deployment ? DEPLOYMENT_REQUEST_TIMEOUT_MS : undefined);
+        if (exchange === RATE_LIMITED) {
+          report.unsent++;
+          return;
+        }
         for (const problem of judge(operation, exchange, settings.kind, validators[operation.area])) {
           const line = `${problem}\n      ${exchange.method} ${exchange.url}${request.body !== undefined ? ` ${JSON.stringify(request.body).slice(0, 600)}` : ''}${Object.keys(request.headers).length ? ` headers ${JSON.stringify(request.headers)}` : ''}\n      → ${exchange.status} ${JSON.stringify(exchange.body)?.slice(0, 400)}`;
           const known = strict ? undefined : KNOWN_FINDINGS.find((f) => f.targets.includes(settings.kind) && f.matches(operation, exchange, problem));
@@ -374,7 +409,8 @@ export function createRunner(settings: RunSettings): Runner {
       return (
         `generated contract tests (${settings.kind}): seed ${settings.seed} (CONTRACT_SEED=${settings.seed} repeats it), ${reports.length} operations, ` +
         `${sum((r) => r.valid + r.invalid)} requests: ${sum((r) => r.valid)} valid, ${sum((r) => r.invalid)} invalid (${sum((r) => r.notSeparable.length)} constraints not separable); ` +
-        `${sum((r) => r.problems.length)} problems, ${sum((r) => r.known.length)} known findings${knownById()}; ${seconds} s`
+        `${sum((r) => r.problems.length)} problems, ${sum((r) => r.known.length)} known findings${knownById()}` +
+        `${sum((r) => r.unsent) > 0 ? `; ${sum((r) => r.unsent)} requests of ${reports.filter((r) => r.unsent > 0).length} operations not sent (the deployment's rate limit)` : ''}; ${seconds} s`
       );
     },
   };
