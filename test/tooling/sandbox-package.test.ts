@@ -33,6 +33,13 @@ const npmEnv = {
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
 };
+/**
+ * The cases that use no engine of the run (types, help, the receiver, and the Jest and Vitest
+ * setups, which start the package's default SQLite) run in the SQLite run only; the PostgreSQL run
+ * keeps those that pass its database to the command and startSandbox().
+ */
+const onceForBothEngines = TEST_ENGINE === 'sqlite' ? test : test.skip;
+
 /** This repository's Vitest (a development dependency, for this test). */
 const vitestBin = join(repo, 'node_modules', 'vitest', 'vitest.mjs');
 
@@ -185,12 +192,14 @@ describe('The sandbox package', () => {
       expect({ name, version }).toEqual({ name, version: lock.packages[`node_modules/${name}`]!.version });
   });
 
-  test('When a TypeScript project uses the installed package, then its types check, and a wrong use does not compile', async () => {
-    const project = join(consumer, 'typed');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'main.ts'),
-      `import { adyenHttpClient, receiveWebhooks, startSandbox, type Sandbox, type WebhookReceiver } from '${NAME}';
+  onceForBothEngines(
+    'When a TypeScript project uses the installed package, then its types check, and a wrong use does not compile',
+    async () => {
+      const project = join(consumer, 'typed');
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'main.ts'),
+        `import { adyenHttpClient, receiveWebhooks, startSandbox, type Sandbox, type WebhookReceiver } from '${NAME}';
 
 export async function use(): Promise<string> {
   const sandbox: Sandbox = await startSandbox({ port: 0, logLevel: 'warn' });
@@ -203,19 +212,21 @@ export async function use(): Promise<string> {
   return \`\${found.item.pspReference} \${clock.now} \${sandbox.checkoutUrl}\`;
 }
 `,
-    );
-    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-    const options = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--lib', 'ES2023,DOM'];
-    const typeRoots = ['--types', 'node', '--typeRoots', join(repo, 'node_modules', '@types')];
-    const result = await run(process.execPath, [tsc, ...options, ...typeRoots, join(project, 'main.ts')], {
-      cwd: project,
-      env: { ...process.env, NODE_OPTIONS: '' },
-    }).then(
-      () => 'ok',
-      (error: { stdout?: string; message: string }) => error.stdout ?? error.message,
-    );
-    expect(result).toBe('ok');
-  }, 60_000);
+      );
+      const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+      const options = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--lib', 'ES2023,DOM'];
+      const typeRoots = ['--types', 'node', '--typeRoots', join(repo, 'node_modules', '@types')];
+      const result = await run(process.execPath, [tsc, ...options, ...typeRoots, join(project, 'main.ts')], {
+        cwd: project,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      }).then(
+        () => 'ok',
+        (error: { stdout?: string; message: string }) => error.stdout ?? error.message,
+      );
+      expect(result).toBe('ok');
+    },
+    60_000,
+  );
 
   test('When the command runs with --json --port 0, then it prints one JSON line, a plain HTTP payment is authorised, and SIGTERM stops it and removes its data', async () => {
     const url = await databaseUrl();
@@ -265,7 +276,7 @@ export async function use(): Promise<string> {
     }
   }, 60_000);
 
-  test('When --help or --version is asked for, then it answers without starting a sandbox', async () => {
+  onceForBothEngines('When --help or --version is asked for, then it answers without starting a sandbox', async () => {
     const bin = join(consumer, 'node_modules', '.bin', 'payments-sandbox');
     const help = await run(bin, ['--help'], { env: { ...process.env, NODE_OPTIONS: '' } });
     expect(help.stdout).toEqual(expect.stringContaining('--database-url'));
@@ -312,57 +323,62 @@ export async function use(): Promise<string> {
     for (const sandbox of sandboxes) expect(existsSync(sandbox.dataDir)).toBe(false);
   }, 90_000);
 
-  test('When a webhook arrives with a wrong signature, then the receiver refuses it with 401 and waitFor does not take it; a signed one is accepted', async () => {
-    const key = '44782def547aaa06c910c43932b1eb0c71fc68d9d0c057550c48ec2acf6ba056';
-    const receiver = await api.receiveWebhooks({ hmacKey: key });
-    try {
-      const item = {
-        pspReference: 'ABCDEFGHIJKLMNOP',
-        merchantAccountCode: 'DemoMerchantECOM',
-        merchantReference: 'order-1',
-        amount: { currency: 'EUR', value: 1000 },
-        eventCode: 'CAPTURE',
-        success: 'true',
-      };
-      const send = (signed: typeof item & { additionalData: { hmacSignature: string } }) =>
-        fetch(receiver.url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] }),
-        }).then(async (r) => ({ status: r.status, body: await r.text() }));
-      const waiting = receiver.waitFor((i) => i.eventCode === 'CAPTURE', { timeoutMs: 10_000 });
-      const forged = await send({ ...item, additionalData: { hmacSignature: api.signItem('00'.repeat(32), item) } });
-      expect(forged.status).toBe(401);
-      expect(receiver.rejected.map((w) => w.verified)).toEqual([false]);
-      expect(receiver.received).toEqual([]);
-      expect(await send({ ...item, additionalData: { hmacSignature: api.signItem(key, item) } })).toEqual({ status: 200, body: '[accepted]' });
-      expect(await waiting).toMatchObject({ verified: true, item: { pspReference: 'ABCDEFGHIJKLMNOP' } });
-    } finally {
-      await receiver.close();
-    }
-  });
+  onceForBothEngines(
+    'When a webhook arrives with a wrong signature, then the receiver refuses it with 401 and waitFor does not take it; a signed one is accepted',
+    async () => {
+      const key = '44782def547aaa06c910c43932b1eb0c71fc68d9d0c057550c48ec2acf6ba056';
+      const receiver = await api.receiveWebhooks({ hmacKey: key });
+      try {
+        const item = {
+          pspReference: 'ABCDEFGHIJKLMNOP',
+          merchantAccountCode: 'DemoMerchantECOM',
+          merchantReference: 'order-1',
+          amount: { currency: 'EUR', value: 1000 },
+          eventCode: 'CAPTURE',
+          success: 'true',
+        };
+        const send = (signed: typeof item & { additionalData: { hmacSignature: string } }) =>
+          fetch(receiver.url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] }),
+          }).then(async (r) => ({ status: r.status, body: await r.text() }));
+        const waiting = receiver.waitFor((i) => i.eventCode === 'CAPTURE', { timeoutMs: 10_000 });
+        const forged = await send({ ...item, additionalData: { hmacSignature: api.signItem('00'.repeat(32), item) } });
+        expect(forged.status).toBe(401);
+        expect(receiver.rejected.map((w) => w.verified)).toEqual([false]);
+        expect(receiver.received).toEqual([]);
+        expect(await send({ ...item, additionalData: { hmacSignature: api.signItem(key, item) } })).toEqual({ status: 200, body: '[accepted]' });
+        expect(await waiting).toMatchObject({ verified: true, item: { pspReference: 'ABCDEFGHIJKLMNOP' } });
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
 
-  test("When a project's Jest run uses the package's global setup, then its workers have the sandbox, and the documented test pays and captures with the Adyen library and receives the signed CAPTURE webhook", async () => {
-    const project = join(consumer, 'jest-project');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'jest.config.json'),
-      JSON.stringify({
-        rootDir: consumer,
-        roots: [project],
-        testEnvironment: 'node',
-        testMatch: ['**/*.test.mjs'],
-        transform: {},
-        globalSetup: `${NAME}/jest/global-setup`,
-        globalTeardown: `${NAME}/jest/global-teardown`,
-        // No remembered durations: with two files and two workers Jest runs them in workers, not in its own process.
-        cacheDirectory: join(project, '.jest-cache'),
-      }),
-    );
-    writeFileSync(join(project, 'pay.test.mjs'), adyenTest('jest'));
-    writeFileSync(
-      join(project, 'worker.test.mjs'),
-      `import { writeFileSync } from 'node:fs';
+  onceForBothEngines(
+    "When a project's Jest run uses the package's global setup, then its workers have the sandbox, and the documented test pays and captures with the Adyen library and receives the signed CAPTURE webhook",
+    async () => {
+      const project = join(consumer, 'jest-project');
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'jest.config.json'),
+        JSON.stringify({
+          rootDir: consumer,
+          roots: [project],
+          testEnvironment: 'node',
+          testMatch: ['**/*.test.mjs'],
+          transform: {},
+          globalSetup: `${NAME}/jest/global-setup`,
+          globalTeardown: `${NAME}/jest/global-teardown`,
+          // No remembered durations: with two files and two workers Jest runs them in workers, not in its own process.
+          cacheDirectory: join(project, '.jest-cache'),
+        }),
+      );
+      writeFileSync(join(project, 'pay.test.mjs'), adyenTest('jest'));
+      writeFileSync(
+        join(project, 'worker.test.mjs'),
+        `import { writeFileSync } from 'node:fs';
 
 test('When a test file runs in a Jest worker, then the variables of the global setup are there and its key opens the sandbox', async () => {
   writeFileSync(new URL('./worker.pid', import.meta.url), String(process.pid));
@@ -370,34 +386,40 @@ test('When a test file runs in a Jest worker, then the variables of the global s
   expect(response.status).toBe(200);
 });
 `,
-    );
-    const jest = join(repo, 'node_modules', 'jest', 'bin', 'jest.js');
-    const running = run(process.execPath, [jest, '--ci', '--maxWorkers=2', '--config', join(project, 'jest.config.json')], {
-      cwd: consumer,
-      env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules' },
-    });
-    const jestPid = running.child.pid;
-    const { stderr } = await running.catch((error: { stderr?: string; stdout?: string; message: string }) => ({
-      stderr: `${error.stderr ?? ''}${error.stdout ?? ''}${error.message}`,
-    }));
-    // The file ran in a worker, not in the process that ran the global setup.
-    expect(Number(readFileSync(join(project, 'worker.pid'), 'utf8'))).not.toBe(jestPid);
-    expect(stderr).toEqual(expect.stringContaining('Tests:       2 passed, 2 total'));
-  }, 90_000);
+      );
+      const jest = join(repo, 'node_modules', 'jest', 'bin', 'jest.js');
+      const running = run(process.execPath, [jest, '--ci', '--maxWorkers=2', '--config', join(project, 'jest.config.json')], {
+        cwd: consumer,
+        env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules' },
+      });
+      const jestPid = running.child.pid;
+      const { stderr } = await running.catch((error: { stderr?: string; stdout?: string; message: string }) => ({
+        stderr: `${error.stderr ?? ''}${error.stdout ?? ''}${error.message}`,
+      }));
+      // The file ran in a worker, not in the process that ran the global setup.
+      expect(Number(readFileSync(join(project, 'worker.pid'), 'utf8'))).not.toBe(jestPid);
+      expect(stderr).toEqual(expect.stringContaining('Tests:       2 passed, 2 total'));
+    },
+    90_000,
+  );
 
-  test("When a project's Vitest run uses the package's global setup, then the same test passes there", async () => {
-    const project = join(consumer, 'vitest-project');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'vitest.config.mjs'),
-      `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
-    );
-    writeFileSync(join(project, 'pay.test.mjs'), adyenTest('vitest'));
-    const { stdout } = await run(process.execPath, [vitestBin, 'run', '--root', project], {
-      cwd: consumer,
-      // Plain text: Jest's workers pass FORCE_COLOR on.
-      env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
-    }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
-    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
-  }, 90_000);
+  onceForBothEngines(
+    "When a project's Vitest run uses the package's global setup, then the same test passes there",
+    async () => {
+      const project = join(consumer, 'vitest-project');
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'vitest.config.mjs'),
+        `export default { test: { include: ['**/*.test.mjs'], globalSetup: ['${NAME}/vitest/global-setup'], testTimeout: 30000 } };\n`,
+      );
+      writeFileSync(join(project, 'pay.test.mjs'), adyenTest('vitest'));
+      const { stdout } = await run(process.execPath, [vitestBin, 'run', '--root', project], {
+        cwd: consumer,
+        // Plain text: Jest's workers pass FORCE_COLOR on.
+        env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
+      }).catch((error: { stderr?: string; stdout?: string; message: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}${error.message}` }));
+      expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    },
+    90_000,
+  );
 });
