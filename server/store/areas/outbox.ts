@@ -160,6 +160,7 @@ export function outboxStore(db: Db) {
         .leftJoin('webhookFaults as f', 'f.webhookId', 'd.webhookId')
         .selectAll('d')
         .select('w.companyId')
+        .where('d.status', '=', 'pending')
         .where('d.nextAttemptAt', '<=', now)
         // A webhook holding events out of order (a sandbox fault) is due once the batch is queued.
         .where((eb) =>
@@ -178,23 +179,30 @@ export function outboxStore(db: Db) {
           ]),
         )
         .orderBy('d.queueSeq')
+        .orderBy('d.eventId')
         .execute();
-      return rows.map(({ companyId, ...row }) => ({ ...deliveryFromRow(row), companyId }));
+      // One per webhook: its head (positions are unique; the event id orders any tie all the same).
+      const taken = new Set<string>();
+      return rows
+        .filter((row) => !taken.has(row.webhookId) && taken.add(row.webhookId))
+        .map(({ companyId, ...row }) => ({ ...deliveryFromRow(row), companyId }));
     },
     /**
-     * The next position in the webhook queues (one sequence for all). PostgreSQL draws it from a
-     * sequence, so concurrent transactions never draw the same number; SQLite has one writer.
+     * A position after every queued delivery, for an event queued again. A new event's deliveries
+     * take its id as their position, so the number is drawn from the events' own id sequence: later
+     * events come after it, and no event ever takes it (concurrent transactions never draw the same
+     * number on PostgreSQL; SQLite's AUTOINCREMENT keeps its sequence in sqlite_sequence, moved here
+     * in the writing transaction).
      */
     nextQueueSeq: async (): Promise<number> => {
       if (db.engine === 'postgres') {
-        const { rows } = await sql<{ n: string }>`select nextval('webhook_queue_seq') as n`.execute(q);
+        const { rows } = await sql<{ n: string }>`select nextval(pg_get_serial_sequence('events', 'id')) as n`.execute(q);
         return count(rows[0]?.n);
       }
-      const row = await q
-        .selectFrom('webhookDeliveries')
-        .select((eb) => eb.fn.coalesce(eb.fn.max('queueSeq'), eb.lit(0)).as('n'))
-        .executeTakeFirst();
-      return count(row?.n) + 1;
+      const { rows } = await sql<{ n: number }>`update sqlite_sequence set seq = max(seq, (select coalesce(max(id), 0) from events)) + 1
+          where name = 'events' returning seq as n`.execute(q);
+      if (rows.length === 0) throw new Error('no event was ever queued: nothing can be queued again');
+      return count(rows[0]!.n);
     },
     /** How many deliveries wait to be sent (the outbox backlog). */
     countPending: async (): Promise<number> => {

@@ -258,6 +258,31 @@ describe('GET /merchants/{merchantId}/webhooks/{webhookId}/events and POST /merc
     expect(again!.attempts).toHaveLength(2);
   });
 
+  test('When older events are sent again one after another, then each is delivered once more, after what was queued before it', async () => {
+    const id = (await create()).data!.id;
+    const p = { params: { path: { ...m, webhookId: id } } };
+    for (const reference of ['resend-1', 'resend-2', 'resend-3'])
+      await server.checkout.POST('/orders', { body: { merchantAccount: 'DemoMerchantECOM', reference, amount: { currency: 'EUR', value: 100 } } });
+    await server.dispatcher.drain();
+    const events = (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', p)).data!.data;
+    expect(events.map((e) => e.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    const references = (from: number) =>
+      receiver
+        .items()
+        .slice(from)
+        .map((i) => i.merchantReference);
+    const before = receiver.received.length;
+    // The newest and then the oldest, queued while nothing is sent: they go out in that order.
+    const [newest, , oldest] = events;
+    for (const event of [newest!, oldest!])
+      await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', {
+        params: { path: { ...m, webhookId: id, eventId: event.eventId } },
+      });
+    await server.checkout.POST('/orders', { body: { merchantAccount: 'DemoMerchantECOM', reference: 'resend-4', amount: { currency: 'EUR', value: 100 } } });
+    await server.dispatcher.drain();
+    expect(references(before)).toEqual(['resend-3', 'resend-1', 'resend-4']);
+  });
+
   test('When an unknown event is sent again, then it is not found', async () => {
     const id = (await create()).data!.id;
     const { response } = await server.management.POST('/merchants/{merchantId}/webhooks/{webhookId}/events/{eventId}/resend', {
