@@ -6,6 +6,8 @@
  * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
  * The base paths of the two areas are written once, in server/base-paths.json (config's layer).
  * The client stands apart: server and client share only lib/ (the webhook signature).
+ * The console's browser UI (console/) stands apart too: it reaches the server only over HTTP, typed
+ * from generated/; the server's console-ui module serves its built files and knows no other layer.
  * Which database engine runs is the store's business: outside server/store/ code reaches the
  * store through its interface (index, tx, types, unavailable) and asks it for capabilities
  * (`Store.sharedBetweenProcesses`, `serializesTransactions`, `tx.beforeCommit`), never for the
@@ -23,6 +25,8 @@ const DOCS = '^server/docs/';
 const KERNEL = '^server/kernel/';
 const STORE = '^server/store/';
 const CONFIG = '^server/((config|project-root|private-files)\\.ts|base-paths\\.json)$';
+const CONSOLE_UI = '^server/console-ui/';
+const UI = '^console/';
 
 /** The store's interface: what code outside server/store/ may import from it. */
 const STORE_INTERFACE = '^server/store/(index|tx|types|unavailable)\\.ts$';
@@ -119,12 +123,33 @@ module.exports = {
     { name: 'server-not-client', severity: 'error', from: { path: '^server/' }, to: { path: '^client/' } },
     { name: 'client-not-server', severity: 'error', from: { path: '^client/' }, to: { path: '^server/' } },
     { name: 'lib-stands-alone', severity: 'error', from: { path: '^lib/' }, to: { path: '^(server|client)/' } },
+    {
+      name: 'console-ui-serves-files-only',
+      severity: 'error',
+      comment: 'The module serving the console UI reads its built files and config; it reaches no area, kernel or store.',
+      from: { path: CONSOLE_UI },
+      to: { path: '^server/', pathNot: [CONFIG, CONSOLE_UI] },
+    },
+    {
+      name: 'only-the-app-mounts-console-ui',
+      severity: 'error',
+      from: { path: '^server/', pathNot: [APP, CONSOLE_UI] },
+      to: { path: CONSOLE_UI },
+    },
+    {
+      name: 'ui-not-server',
+      severity: 'error',
+      comment: 'The browser UI holds no server code: it calls the APIs, as the signed-in credential.',
+      from: { path: UI },
+      to: { path: '^(server|client|lib|test|scripts)/' },
+    },
+    { name: 'server-not-ui', severity: 'error', from: { path: '^(server|client|lib)/' }, to: { path: UI } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|generated|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.d.ts'] },
   },
 };

@@ -9,6 +9,7 @@ import { BARCODE_PATH, barcodeImage } from './checkout/hosted-assets/barcode-ima
 import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
 import { apiDocs } from './docs/docs.js';
+import { consoleUi } from './console-ui/console-ui.js';
 import type { Deps } from './kernel/deps.js';
 import { areaOf, baseOf, CHECKOUT_BASE, CLIENTSIDE_BASE, CONSOLE_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
 import { authentication, clientKeyAuthentication } from './kernel/http/auth.js';
@@ -246,7 +247,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   };
   // The request log the console shows: every request of the three API areas, written after its answer.
   const recorder = deps.requestRecorder;
-  const checkoutApi = chain(recorder.middleware('checkout', CHECKOUT_BASE), warmOther('checkout'), ...auth, idempotencyKeyHeader, ...body, validator.checkout.handler, dispatch);
+  const checkoutApi = chain(
+    recorder.middleware('checkout', CHECKOUT_BASE),
+    warmOther('checkout'),
+    ...auth,
+    idempotencyKeyHeader,
+    ...body,
+    validator.checkout.handler,
+    dispatch,
+  );
   const managementApi = chain(
     recorder.middleware('management', MANAGEMENT_BASE),
     warmOther('management'),
@@ -320,6 +329,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(['/hosted', '/payByLink'], freshClock(store, clock));
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
+  app.use(consoleUi());
 
   app.use((req) => {
     throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });
