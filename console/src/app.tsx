@@ -41,7 +41,7 @@ function NotFound() {
   );
 }
 
-function Layout(props: { session: Session; location: Location; signOut: () => Promise<void>; children: ComponentChildren }) {
+function Layout(props: { session: Session; location: Location; signOut: () => Promise<void>; focusHeading: boolean; children: ComponentChildren }) {
   const { session, location } = props;
   const [message, setMessage] = useState('');
   const listeners = useRef(new Set<Listener>());
@@ -65,14 +65,16 @@ function Layout(props: { session: Session; location: Location; signOut: () => Pr
     return () => source.close();
   }, [session.csrfToken]);
 
-  // After a navigation, focus goes to the new page's heading, as a page load would put it at the top.
+  // After a navigation or the sign-in, focus goes to the new page's heading, as a page load would
+  // put it at the top; on a page load itself it stays where the browser put it.
   const first = useRef(true);
   const main = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (first.current) {
+    if (first.current && !props.focusHeading) {
       first.current = false;
       return;
     }
+    first.current = false;
     main.current?.querySelector<HTMLElement>('h1')?.focus();
   }, [location.path]);
 
@@ -84,12 +86,6 @@ function Layout(props: { session: Session; location: Location; signOut: () => Pr
       </a>
       <header class="top">
         <p class="brand">Sandbox console</p>
-        <p class="who">
-          Signed in as <strong>{session.username}</strong> <span class="muted">({session.level} level)</span>
-        </p>
-        <button type="button" class="secondary" onClick={() => void props.signOut()}>
-          Sign out
-        </button>
         <nav aria-label="Console">
           <ul>
             {NAV.map((item) => (
@@ -101,6 +97,12 @@ function Layout(props: { session: Session; location: Location; signOut: () => Pr
             ))}
           </ul>
         </nav>
+        <p class="who">
+          Signed in as <strong>{session.username}</strong> <span class="muted">({session.level} level)</span>
+        </p>
+        <button type="button" class="secondary" onClick={() => void props.signOut()}>
+          Sign out
+        </button>
       </header>
       <main id="main" tabIndex={-1} ref={main}>
         {props.children}
@@ -116,6 +118,8 @@ export function App() {
   const location = useLocation();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>();
+  /** Whether the session was opened by the sign-in form now (not found on load). */
+  const [justSignedIn, setJustSignedIn] = useState(false);
 
   const signedIn = useCallback((next: Session) => {
     setSessionToken(next.csrfToken);
@@ -152,10 +156,19 @@ export function App() {
   };
 
   if (session === undefined) return <p class="loading">Loading the console…</p>;
-  if (session === null) return <SignIn notice={notice} onSignedIn={signedIn} />;
+  if (session === null)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(next) => {
+          setJustSignedIn(true);
+          signedIn(next);
+        }}
+      />
+    );
   return (
     <LocationProvider value={location}>
-      <Layout session={session} location={location} signOut={signOut}>
+      <Layout session={session} location={location} signOut={signOut} focusHeading={justSignedIn}>
         {notice && (
           <p class="notice" role="alert">
             {notice}

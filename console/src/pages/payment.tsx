@@ -71,7 +71,10 @@ export function Attempts(props: { delivery: Delivery }) {
             </td>
             <td class="number">{attempt.statusCode ?? '—'}</td>
             <td class="number">{attempt.durationMs} ms</td>
-            <td>{attempt.error ? <span class="error-text">{attempt.error}</span> : <code class="answer">{attempt.responseBody ?? ''}</code>}</td>
+            <td>
+              {attempt.responseBody !== undefined && <code class="answer">{attempt.responseBody}</code>}
+              {attempt.error && <span class="error-text">{attempt.error}</span>}
+            </td>
           </tr>
         ))}
       </tbody>
