@@ -162,33 +162,33 @@ export function Payments() {
         <TableRegion caption={`Payments (${payments.length} shown)`}>
           <thead>
             <tr>
-              <th scope="col">Made</th>
               <th scope="col">pspReference</th>
-              <th scope="col">Merchant reference</th>
-              <th scope="col">Merchant account</th>
-              <th scope="col">Method</th>
               <th scope="col" class="number">
                 Amount
               </th>
               <th scope="col">Status</th>
+              <th scope="col">Made</th>
+              <th scope="col">Merchant reference</th>
+              <th scope="col">Merchant account</th>
+              <th scope="col">Method</th>
             </tr>
           </thead>
           <tbody>
             {payments.map((payment) => (
               <tr key={payment.pspReference} class={fresh.has(payment.pspReference) ? 'fresh' : undefined} data-psp={payment.pspReference}>
                 <td>
-                  <time dateTime={payment.createdAt}>{formatTime(payment.createdAt)}</time>
-                </td>
-                <td>
                   <Link to={`/payments/${encodeURIComponent(payment.pspReference)}`}>{payment.pspReference}</Link>
                 </td>
-                <td>{payment.reference}</td>
-                <td>{payment.merchantAccount}</td>
-                <td>{payment.cardSummary ? `${payment.paymentMethod} (${payment.cardSummary})` : payment.paymentMethod}</td>
                 <td class="number">{formatAmount(payment.amount)}</td>
                 <td>
                   <Badge tone={toneOfStatus(payment.status)}>{statusLabel(payment.status)}</Badge>
                 </td>
+                <td>
+                  <time dateTime={payment.createdAt}>{formatTime(payment.createdAt)}</time>
+                </td>
+                <td>{payment.reference}</td>
+                <td data-column="merchantAccount">{payment.merchantAccount}</td>
+                <td>{payment.cardSummary ? `${payment.paymentMethod} (${payment.cardSummary})` : payment.paymentMethod}</td>
               </tr>
             ))}
           </tbody>

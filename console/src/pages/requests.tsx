@@ -99,9 +99,9 @@ export function RequestLog() {
         <TableRegion caption={`Requests (${entries.length} shown)`}>
           <thead>
             <tr>
-              <th scope="col">Time</th>
               <th scope="col">Request</th>
               <th scope="col">Status</th>
+              <th scope="col">Time</th>
               <th scope="col" class="number">
                 Duration
               </th>
@@ -114,15 +114,15 @@ export function RequestLog() {
             {entries.map((entry) => (
               <tr key={entry.id}>
                 <td>
-                  <time dateTime={entry.occurredAt}>{formatTime(entry.occurredAt)}</time>
-                </td>
-                <td>
                   <Link to={`/requests/${encodeURIComponent(entry.id)}`}>
                     {entry.method} {entry.area} {entry.path}
                   </Link>
                 </td>
                 <td>
                   <Badge tone={entry.status < 400 ? 'good' : 'bad'}>{entry.status}</Badge>
+                </td>
+                <td>
+                  <time dateTime={entry.occurredAt}>{formatTime(entry.occurredAt)}</time>
                 </td>
                 <td class="number">{entry.durationMs} ms</td>
                 <td>{entry.credentialUsername ?? ''}</td>
