@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { BASE, consoleApi, errorText, failureText, type Payment, type Session, setSessionToken, whenSignedOut } from './api.js';
 import { type Listener, ShellContext, usePageTitle } from './shell.js';
 import { Link, LocationProvider, navigate, useLocation, type Location } from './router.js';
@@ -69,7 +69,8 @@ function Layout(props: { session: Session; location: Location; signOut: () => Pr
   // put it at the top; on a page load itself it stays where the browser put it.
   const first = useRef(true);
   const main = useRef<HTMLElement>(null);
-  useEffect(() => {
+  // Before the new page is painted, so that nothing typed meanwhile lands on the old focus.
+  useLayoutEffect(() => {
     if (first.current && !props.focusHeading) {
       first.current = false;
       return;

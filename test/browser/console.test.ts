@@ -234,27 +234,49 @@ describe('The sandbox console', () => {
     const { page } = await signedIn(COMPANY_KEY);
     await page.goto(consoleUrl(`/payments/${psp}`));
 
-    await page.getByRole('button', { name: `Resend AUTHORISATION to ${webhookId}` }).click();
+    await page.getByRole('button', { name: new RegExp(`^Resend AUTHORISATION \\(event \\d+\\) to ${webhookId}$`) }).click();
 
     await page.getByRole('status').filter({ hasText: 'queued' }).waitFor();
     await deliver();
     expect(receiver.items().filter((item) => item.eventCode === 'AUTHORISATION' && item.pspReference === psp)).toHaveLength(before + 1);
   });
 
-  test('When the webhooks page is open, then each webhook shows its error state and deliveries, and its test call reports the answer', async () => {
+  test('When the webhooks page is open, then each webhook shows its error state and failed deliveries, and its test call reports the answer', async () => {
     await deliver();
-    const { page } = await signedIn(COMPANY_KEY);
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const down = await new Receiver().start();
+    down.answer = (_req, res) => res.writeHead(503).end('down for maintenance');
+    const { data } = await server.management.POST('/merchants/{merchantId}/webhooks', {
+      params: { path: { merchantId: DEMO.merchantEcom } },
+      body: { type: 'standard', url: down.url, active: true, communicationFormat: 'json' },
+    });
+    const downId = data!.id;
+    try {
+      const psp = await authorisedPayment(server);
+      await deliver();
+      const { page } = await signedIn(COMPANY_KEY);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
 
-    const card = page.locator('section.card', { hasText: webhookId });
-    await card.waitFor();
-    await card.getByText('no error').waitFor();
-    await card.locator('.deliveries li').first().waitFor();
-    await card.getByRole('button', { name: `Send a test call to ${webhookId}` }).click();
+      const healthy = page.locator('section.card', { hasText: webhookId });
+      const failing = page.locator('section.card', { hasText: downId });
+      await healthy.getByText('no error').waitFor();
+      await failing.getByText('has errors').waitFor();
+      await failing.getByLabel('Show only deliveries with a failed attempt').check();
+      const shown = failing.locator('.deliveries > li');
+      expect(await shown.count()).toBeGreaterThan(0);
+      expect(await shown.first().textContent()).toContain(psp);
+      expect(await shown.first().locator('tbody tr').first().textContent()).toContain('503');
 
-    await card.getByRole('table', { name: 'Test call results' }).waitFor();
-    expect(await card.getByRole('table', { name: 'Test call results' }).locator('tbody').textContent()).toContain('[accepted]');
-    await screenshots(page, 'webhooks');
+      await healthy.getByRole('button', { name: `Send a test call to ${webhookId}` }).click();
+      const results = healthy.getByRole('table', { name: 'Test call results' });
+      await results.waitFor();
+      expect(await results.locator('tbody').textContent()).toContain('[accepted]');
+      await screenshots(page, 'webhooks');
+    } finally {
+      await server.management.DELETE('/merchants/{merchantId}/webhooks/{webhookId}', {
+        params: { path: { merchantId: DEMO.merchantEcom, webhookId: downId } },
+      });
+      await down.stop();
+    }
   });
 
   test('When the company key advances the sandbox clock by a day, then the clock reads a day later; a merchant key is told why it cannot', async () => {

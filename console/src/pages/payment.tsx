@@ -114,7 +114,7 @@ export function DeliveryView(props: { delivery: Delivery; owner?: { companyId?: 
       <Attempts delivery={delivery} />
       {delivery.status !== 'pending' && (
         <button type="button" class="secondary" disabled={busy} onClick={() => void resend()}>
-          Resend {delivery.eventCode} to {delivery.webhookId}
+          Resend {delivery.eventCode} (event {delivery.eventId}) to {delivery.webhookId}
         </button>
       )}
       <ErrorMessage text={message.error} />
@@ -125,6 +125,18 @@ export function DeliveryView(props: { delivery: Delivery; owner?: { companyId?: 
       )}
     </div>
   );
+}
+
+/**
+ * What identifies an entry across reloads of the timeline: a resent delivery moves, and its
+ * confirmation must stay with it.
+ */
+function entryKey(entry: TimelineEntry, index: number): string {
+  if (entry.request) return `request ${entry.request.id}`;
+  if (entry.delivery) return `delivery ${entry.delivery.webhookId} ${entry.delivery.eventId}`;
+  if (entry.event) return `event ${entry.event.eventId}`;
+  if (entry.modification) return `modification ${entry.modification.pspReference} ${entry.modification.kind} ${entry.modification.status}`;
+  return `entry ${index}`;
 }
 
 function EntryView(props: { entry: TimelineEntry; reload: () => void }) {
@@ -371,7 +383,7 @@ export function PaymentDetail(props: { pspReference: string }) {
             </button>
             <ol class="timeline">
               {timeline.entries.map((entry, i) => (
-                <li key={i} class={`entry entry-${entry.kind}`}>
+                <li key={entryKey(entry, i)} class={`entry entry-${entry.kind}`}>
                   <EntryView entry={entry} reload={() => void load()} />
                 </li>
               ))}

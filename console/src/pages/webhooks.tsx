@@ -29,6 +29,9 @@ async function listWebhooks(session: Session): Promise<{ webhooks: Owned[]; erro
   return { webhooks, errors };
 }
 
+/** A delivery given up on, or one whose receiver refused or missed an attempt (retried or not). */
+const hadFailure = (delivery: Delivery) => delivery.status === 'failed' || delivery.attempts.some((attempt) => attempt.outcome !== 'accepted');
+
 const ownerName = (owner: Owned['owner']) => ('companyId' in owner ? `company ${owner.companyId}` : `merchant account ${owner.merchantId}`);
 
 function TestResults(props: { results: TestOutput[] }) {
@@ -74,6 +77,7 @@ function WebhookCard(props: { owned: Owned; reload: () => void }) {
   const [testing, setTesting] = useState(false);
   const [results, setResults] = useState<TestOutput[] | undefined>();
   const [testError, setTestError] = useState<string | undefined>();
+  const [failedOnly, setFailedOnly] = useState(false);
 
   const loadDeliveries = async () => {
     try {
@@ -114,7 +118,8 @@ function WebhookCard(props: { owned: Owned; reload: () => void }) {
   };
 
   const headingId = `webhook-${webhook.id}`;
-  const failures = deliveries?.filter((d) => d.status === 'failed').length ?? 0;
+  const failing = deliveries?.filter(hadFailure) ?? [];
+  const shown = (failedOnly ? failing : deliveries) ?? [];
   return (
     <section class="card" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -148,10 +153,14 @@ function WebhookCard(props: { owned: Owned; reload: () => void }) {
       {deliveries && deliveries.length > 0 && (
         <>
           <p>
-            {deliveries.length} recent, {failures} failed.
+            {deliveries.length} recent, {failing.length} with a failed attempt.
           </p>
+          <div class="check">
+            <input id={`failed-only-${webhook.id}`} type="checkbox" checked={failedOnly} onChange={(event) => setFailedOnly(event.currentTarget.checked)} />
+            <label for={`failed-only-${webhook.id}`}>Show only deliveries with a failed attempt</label>
+          </div>
           <ul class="deliveries">
-            {deliveries.map((delivery) => (
+            {shown.map((delivery) => (
               <li key={`${delivery.eventId}`}>
                 <p class="muted">
                   Payment <Link to={`/payments/${encodeURIComponent(delivery.pspReference)}`}>{delivery.pspReference}</Link> of {delivery.merchantAccount}
