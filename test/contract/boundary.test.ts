@@ -32,7 +32,7 @@ import { ARRANGE, closeArranged } from './arrange.js';
 import { type Area, type Arranged, type ExampleCase, exampleCases, replay, type Target } from './suite.js';
 
 type Json = Record<string, any>;
-const AREAS: Area[] = ['checkout', 'management', 'clientside'];
+const AREAS: Area[] = ['checkout', 'management', 'clientside', 'console'];
 
 /** Every operation of the bundled JSON specs (what the server loads), with its documented statuses. */
 const SPEC_OPERATIONS = AREAS.flatMap((area) => {
@@ -242,6 +242,17 @@ const ROWS: Record<string, Row> = {
   createNewMerchantUser: merchantPath(),
   getMerchantUserDetails: merchantPath(),
   updateMerchantUser: merchantPath(),
+  // The console, called with each kind's session cookie (and its CSRF token); its sign-in with each kind's key in the body.
+  createConsoleSession: self(ok),
+  getConsoleSession: self(ok),
+  deleteConsoleSession: self(ok),
+  listConsoleRequests: self(ok),
+  // An entry of a DemoMerchantECOM payment: out of the POS credential's scope, so not found.
+  getConsoleRequest: { scope: 'self', lacking: ok, ecom: ok, pos: 404, posCode: '30_112' },
+  listConsolePayments: self(403),
+  getConsolePaymentTimeline: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
+  streamConsoleEvents: self(403),
+  listConsoleWebhookDeliveries: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -294,8 +305,15 @@ function expectedFor(op: string, kind: KindId): Outcome {
       return 401;
   }
 }
+/** The sign-in takes its key in the body: without one it is a validation error, not a refusal of a caller. */
+const SIGN_IN = 'createConsoleSession';
 const kindsOf = (op: string): Kind[] =>
-  KINDS.filter((k) => (k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope)) && (area(op) === 'clientside' || !CLIENTSIDE_ONLY.includes(k.id)));
+  KINDS.filter(
+    (k) =>
+      (k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope)) &&
+      (area(op) === 'clientside' || !CLIENTSIDE_ONLY.includes(k.id)) &&
+      (op !== SIGN_IN || k.id !== 'noKey'),
+  );
 
 /** Arrangements made with the caller's own credential: `/me/allowedOrigins/{originId}` names the caller's origin. */
 const ARRANGED_BY_CALLER = new Set(['getAllowedOriginDetails', 'removeAllowedOrigin']);
@@ -334,6 +352,13 @@ const SUCCESS_CHECK: Record<string, Partial<Record<KindId, (body: Json) => void>
     c: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantECOM']),
     d: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantPOS']),
   },
+  listConsolePayments: {
+    c: (body) => expect([...new Set(body.data.map((p: Json) => p.merchantAccount))]).toEqual(['DemoMerchantECOM']),
+    d: (body) => expect([...new Set(body.data.map((p: Json) => p.merchantAccount))]).not.toContain('DemoMerchantECOM'),
+  },
+  listConsoleRequests: {
+    d: (body) => expect(body.data.filter((e: Json) => e.merchantAccount === 'DemoMerchantECOM')).toEqual([]),
+  },
   listStores: {
     c: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantECOM']),
     d: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantPOS']),
@@ -357,7 +382,7 @@ let keys: BoundaryKeys;
 const exercised: Array<[string, KindId]> = [];
 
 const targetOn = (on: BoundaryServer, key: string | undefined): Target => ({
-  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl, clientside: on.server.clientsideUrl },
+  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl, clientside: on.server.clientsideUrl, console: on.server.consoleUrl },
   headers: key === undefined ? {} : { 'X-API-Key': key },
   preferExample: false,
 });
@@ -389,9 +414,39 @@ function clientsideCall(op: string, kind: Kind, arranged: Arranged): { target: T
   return { target: { ...target, headers: { ...target.headers, Origin: PAGE } }, arranged: { ...arranged, query: { ...arranged.query, [param]: clientKey } } };
 }
 
-/** The call a kind of caller makes: with its API key, or from a page for a client-side operation. */
-function callAs(op: string, kind: Kind, arranged: Arranged): { target: Target; arranged: Arranged } {
+/** A session cookie that names no session. */
+const UNKNOWN_SESSION = `console_session=${'B'.repeat(43)}`;
+
+/**
+ * How a kind of caller calls a console operation: as the console page does, with the session its
+ * key signs in to (the cookie and the CSRF token; no key: no cookie; a wrong key: a cookie of no
+ * session). The sign-in itself carries the kind's key in its body.
+ */
+async function consoleCall(op: string, kind: Kind, arranged: Arranged): Promise<{ target: Target; arranged: Arranged }> {
+  const key = kind.key(op, keys);
+  const target = targetWith(undefined);
+  if (op === SIGN_IN) return { target, arranged: { ...arranged, body: { apiKey: key } } };
+  if (kind.id === 'wrongKey') return { target: { ...target, headers: { Cookie: UNKNOWN_SESSION } }, arranged };
+  if (key === undefined) return { target, arranged };
+  const response = await fetch(`${bs.server.consoleUrl}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: key }) });
+  const session = (await response.json()) as Json;
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { target: { ...target, headers: { Cookie: cookie, 'X-Console-Csrf': session.csrfToken as string } }, arranged };
+}
+
+/** The call a kind of caller makes: with its API key, from a page for a client-side operation, or with its console session. */
+async function callAs(op: string, kind: Kind, arranged: Arranged): Promise<{ target: Target; arranged: Arranged }> {
+  if (area(op) === 'console') return consoleCall(op, kind, arranged);
   return area(op) === 'clientside' ? clientsideCall(op, kind, arranged) : { target: targetWith(kind.key(op, keys)), arranged };
+}
+
+/** The live feed answers with a stream that stays open: its status and media type, then it is closed. */
+async function openStream(target: Target): Promise<{ status: number; body: undefined }> {
+  const abort = new AbortController();
+  const response = await fetch(`${target.baseUrl.console}/events/stream`, { headers: target.headers, signal: abort.signal });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  abort.abort();
+  return { status: response.status, body: undefined };
 }
 
 async function arrange(op: string, arrangerKey: string, on: BoundaryServer = bs): Promise<Arranged> {
@@ -414,7 +469,7 @@ const CHECKOUT_PROBLEM_DETAILS = new Set(['validateShopperId']);
 
 function expectErrorShape(op: string, body: Json | undefined, status: number): void {
   // Client-side errors are in the checkout area's body, as Adyen's web library reads them.
-  if (area(op) !== 'management' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
+  if (area(op) !== 'management' && area(op) !== 'console' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
     expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
   } else {
     expect(body).toMatchObject({
@@ -529,14 +584,14 @@ describe('Every operation as every kind of caller', () => {
     if (expected === ok) {
       const arrangedHere = await arrange(op, ARRANGED_BY_CALLER.has(op) ? key! : keys.companyAll);
       const body = SUCCESS_BODY[op]?.[kind.id];
-      const { target, arranged } = callAs(op, kind, body ? { ...arrangedHere, body: body((arrangedHere.body ?? c!.body) as Json) } : arrangedHere);
-      const result = await replay(target, c!, arranged);
+      const { target, arranged } = await callAs(op, kind, body ? { ...arrangedHere, body: body((arrangedHere.body ?? c!.body) as Json) } : arrangedHere);
+      const result = op === 'streamConsoleEvents' ? await openStream(target) : await replay(target, c!, arranged);
       // The body's schema is the contract examples' concern (examples.test.ts); here the status decides.
       expect({ status: result.status, body: result.body }).toMatchObject({ status: c!.status });
       SUCCESS_CHECK[op]?.[kind.id]?.(result.body as Json);
       return;
     }
-    const call = callAs(op, kind, await sharedArrangement(op));
+    const call = await callAs(op, kind, await sharedArrangement(op));
     const before = await bs.snapshot();
     const result = await replay(call.target, c!, call.arranged);
     expect({ status: result.status, body: result.body }).toMatchObject({ status: expected });
