@@ -246,7 +246,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   };
   // The request log the console shows: every request of the three API areas, written after its answer.
   const recorder = deps.requestRecorder;
-  const checkoutApi = chain(recorder.middleware('checkout', CHECKOUT_BASE), warmOther('checkout'), ...auth, idempotencyKeyHeader, ...body, validator.checkout.handler, dispatch);
+  const checkoutApi = chain(
+    recorder.middleware('checkout', CHECKOUT_BASE),
+    warmOther('checkout'),
+    ...auth,
+    idempotencyKeyHeader,
+    ...body,
+    validator.checkout.handler,
+    dispatch,
+  );
   const managementApi = chain(
     recorder.middleware('management', MANAGEMENT_BASE),
     warmOther('management'),

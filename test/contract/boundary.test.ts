@@ -361,7 +361,9 @@ const SUCCESS_CHECK: Record<string, Partial<Record<KindId, (body: Json) => void>
   listConsoleRequests: {
     // Of DemoMerchantECOM's entries, only the requests the POS credential made itself (refused ones among them).
     d: (body) =>
-      expect(body.data.filter((e: Json) => e.merchantAccount === 'DemoMerchantECOM' && e.credentialUsername !== `ws_${BOUNDARY.posAll}@Company.DemoCompany`)).toEqual([]),
+      expect(
+        body.data.filter((e: Json) => e.merchantAccount === 'DemoMerchantECOM' && e.credentialUsername !== `ws_${BOUNDARY.posAll}@Company.DemoCompany`),
+      ).toEqual([]),
   },
   listStores: {
     c: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantECOM']),
@@ -432,7 +434,11 @@ async function consoleCall(op: string, kind: Kind, arranged: Arranged): Promise<
   if (op === SIGN_IN) return { target, arranged: { ...arranged, body: { apiKey: key } } };
   if (kind.id === 'wrongKey') return { target: { ...target, headers: { Cookie: UNKNOWN_SESSION } }, arranged };
   if (key === undefined) return { target, arranged };
-  const response = await fetch(`${bs.server.consoleUrl}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: key }) });
+  const response = await fetch(`${bs.server.consoleUrl}/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: key }),
+  });
   const session = (await response.json()) as Json;
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
   return { target: { ...target, headers: { Cookie: cookie, 'X-Console-Csrf': session.csrfToken as string } }, arranged };
@@ -615,7 +621,11 @@ const UNSAFE_PUBLIC = SPEC_OPERATIONS.filter(
 describe('The console session cookie on the checkout and management APIs', () => {
   /** A session of the company credential with every role, signed in as the console page does. */
   const companySession = async () => {
-    const response = await fetch(`${bs.server.consoleUrl}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: keys.companyAll }) });
+    const response = await fetch(`${bs.server.consoleUrl}/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiKey: keys.companyAll }),
+    });
     return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!, csrfToken: ((await response.json()) as Json).csrfToken as string };
   };
 
@@ -653,9 +663,13 @@ describe('The console session cookie on the checkout and management APIs', () =>
 
   test('When the cookie and the CSRF token carry a payment of the company credential, then it is made as with its API key', async () => {
     const session = await companySession();
-    const result = await replay({ ...targetWith(undefined), headers: { Cookie: session.cookie, 'X-Console-Csrf': session.csrfToken } }, EXAMPLE.get('payments')!, {
-      body: buildPaymentRequest(),
-    });
+    const result = await replay(
+      { ...targetWith(undefined), headers: { Cookie: session.cookie, 'X-Console-Csrf': session.csrfToken } },
+      EXAMPLE.get('payments')!,
+      {
+        body: buildPaymentRequest(),
+      },
+    );
     expect(result).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
   });
 });

@@ -12,13 +12,16 @@ export interface ConsoleResponse {
   status: number;
   headers: Headers;
   // Bodies differ per operation; tests assert their shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
 /** Signs in with an API key as the console page does. */
 export async function signIn(server: TestServer, apiKey: string): Promise<ConsoleSignIn> {
-  const response = await fetch(`${server.consoleUrl}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey }) });
+  const response = await fetch(`${server.consoleUrl}/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey }),
+  });
   const body = (await response.json()) as Record<string, unknown>;
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(body)}`);
   const setCookie = response.headers.get('set-cookie') ?? '';

@@ -27,14 +27,22 @@ const encryptedPayment = {
 };
 
 /** A webhook set up with basic authentication, and the answer to generating its HMAC key. */
-const webhookSetUp = { type: 'standard', url: 'https://receiver.example.com/hook', username: 'hook-user', password: 'hook-secret-1', active: true, communicationFormat: 'json' };
+const webhookSetUp = {
+  type: 'standard',
+  url: 'https://receiver.example.com/hook',
+  username: 'hook-user',
+  password: 'hook-secret-1',
+  active: true,
+  communicationFormat: 'json',
+};
 const hmacAnswer = { hmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
 /** A new API credential as management answers it: the key and password shown once. */
 const credentialAnswer = {
   id: 'S2-6A6C2E3D4C6F',
   username: 'ws_123456@Company.DemoCompany',
-  apiKey: 'AQEyhmfxK4zJbBZDw0m/n3Q5qf3VaY9UCJ14XWZE03G/k2NFitRvbe4N1XqH1eHaH2AksaEQjsEQwV1bDb7kfNy1WIxIIkxgBw==-dNcy9QCDc5gX5Uu1p7vcrVUGWiwb5tzwmhv6OfSr8Ho=-:4MKQ3fQ6V(t(,rWt',
+  apiKey:
+    'AQEyhmfxK4zJbBZDw0m/n3Q5qf3VaY9UCJ14XWZE03G/k2NFitRvbe4N1XqH1eHaH2AksaEQjsEQwV1bDb7kfNy1WIxIIkxgBw==-dNcy9QCDc5gX5Uu1p7vcrVUGWiwb5tzwmhv6OfSr8Ho=-:4MKQ3fQ6V(t(,rWt',
   password: 'Z7nq_8Lk3M2xVw',
   clientKey: 'test_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345',
   roles: ['Checkout webservice role'],
@@ -42,12 +50,23 @@ const credentialAnswer = {
 };
 
 /** The action of a 3D Secure 2 step and a session: what only their holder may use. */
-const actionAnswer = { resultCode: 'IdentifyShopper', action: { type: 'threeDS2', paymentData: 'Ab02b4c0!BQABAgA', token: 'eyJ0aHJlZURTTWV0aG9kVXJsIjoi' }, sessionData: 'Ab02b4c0!sess' };
+const actionAnswer = {
+  resultCode: 'IdentifyShopper',
+  action: { type: 'threeDS2', paymentData: 'Ab02b4c0!BQABAgA', token: 'eyJ0aHJlZURTTWV0aG9kVXJsIjoi' },
+  sessionData: 'Ab02b4c0!sess',
+};
 
 describe('Redaction of stored bodies', () => {
   test('When a payment carries raw card data, then number, expiry and security code are replaced and the holder name stays', () => {
     const out = redactJson(rawCardPayment) as typeof rawCardPayment;
-    expect(out.paymentMethod).toEqual({ type: 'scheme', number: REDACTED, expiryMonth: REDACTED, expiryYear: REDACTED, cvc: REDACTED, holderName: 'John Smith' });
+    expect(out.paymentMethod).toEqual({
+      type: 'scheme',
+      number: REDACTED,
+      expiryMonth: REDACTED,
+      expiryYear: REDACTED,
+      cvc: REDACTED,
+      holderName: 'John Smith',
+    });
     expect(out.amount).toEqual({ currency: 'EUR', value: 1000 });
   });
 
@@ -83,7 +102,11 @@ describe('Redaction of stored bodies', () => {
   });
 
   test('When an answer carries payment data and session data, then they are replaced', () => {
-    expect(redactJson(actionAnswer)).toEqual({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', paymentData: REDACTED, token: actionAnswer.action.token }, sessionData: REDACTED });
+    expect(redactJson(actionAnswer)).toEqual({
+      resultCode: 'IdentifyShopper',
+      action: { type: 'threeDS2', paymentData: REDACTED, token: actionAnswer.action.token },
+      sessionData: REDACTED,
+    });
   });
 
   test('When a query string names a secret or holds a card number, then those values are replaced', () => {

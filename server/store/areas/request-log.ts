@@ -15,7 +15,9 @@ export function requestLogStore(db: Db) {
     const merchants = scope.merchantAccounts;
     if (merchants !== null) {
       query = query.where((eb) =>
-        merchants.length > 0 ? eb.or([eb('merchantAccount', 'in', merchants), eb('credentialId', '=', scope.credentialId)]) : eb('credentialId', '=', scope.credentialId),
+        merchants.length > 0
+          ? eb.or([eb('merchantAccount', 'in', merchants), eb('credentialId', '=', scope.credentialId)])
+          : eb('credentialId', '=', scope.credentialId),
       );
     }
     return query;
@@ -30,7 +32,14 @@ export function requestLogStore(db: Db) {
      */
     prune: async (companyId: string, olderThan: string, keep: number): Promise<void> => {
       await q.deleteFrom('requestLog').where('companyId', '=', companyId).where('occurredAt', '<', olderThan).execute();
-      const edge = await q.selectFrom('requestLog').select('id').where('companyId', '=', companyId).orderBy('id', 'desc').offset(keep - 1).limit(1).executeTakeFirst();
+      const edge = await q
+        .selectFrom('requestLog')
+        .select('id')
+        .where('companyId', '=', companyId)
+        .orderBy('id', 'desc')
+        .offset(keep - 1)
+        .limit(1)
+        .executeTakeFirst();
       if (edge) await q.deleteFrom('requestLog').where('companyId', '=', companyId).where('id', '<', edge.id).execute();
     },
     /** Entries of the scope, newest first, without bodies. */
@@ -52,7 +61,9 @@ export function requestLogStore(db: Db) {
     aboutPayment: async (scope: ConsoleScope, pspReference: string, requestIds: readonly string[], limit: number): Promise<StoredRequestLogEntry[]> => {
       const rows = await scoped(scope)
         .selectAll()
-        .where((eb) => (requestIds.length > 0 ? eb.or([eb('pspReference', '=', pspReference), eb('requestId', 'in', requestIds)]) : eb('pspReference', '=', pspReference)))
+        .where((eb) =>
+          requestIds.length > 0 ? eb.or([eb('pspReference', '=', pspReference), eb('requestId', 'in', requestIds)]) : eb('pspReference', '=', pspReference),
+        )
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();

@@ -33,7 +33,11 @@ describe('POST /session', () => {
   });
 
   test('When the key is wrong, then the answer is 401 in the problem shape without a cookie or a Basic challenge', async () => {
-    const response = await fetch(`${server.consoleUrl}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: 'not-a-key-of-anyone-0000' }) });
+    const response = await fetch(`${server.consoleUrl}/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'not-a-key-of-anyone-0000' }),
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('set-cookie')).toBeNull();
     expect(response.headers.get('www-authenticate')).toBeNull();

@@ -44,14 +44,20 @@ describe('GET /payments/{pspReference}/timeline', () => {
     const { status, body } = await timeline(company, captured);
     expect(status).toBe(200);
     expect(body.payment).toMatchObject({ pspReference: captured, status: 'captured', capturedValue: 1000, amount: { currency: 'EUR', value: 1000 } });
-    expect(body.actions).toEqual({ capture: { allowed: false }, refund: { allowed: true, maxAmount: { currency: 'EUR', value: 1000 } }, cancel: { allowed: false } });
+    expect(body.actions).toEqual({
+      capture: { allowed: false },
+      refund: { allowed: true, maxAmount: { currency: 'EUR', value: 1000 } },
+      cancel: { allowed: false },
+    });
   });
 
   test('When a captured payment is followed, then its requests, capture, events and webhook attempts are listed oldest first', async () => {
     const { body } = await timeline(company, captured);
     const entries = body.entries as Array<Record<string, any>>;
     const kinds = entries.map((e) => (e.kind === 'request' ? `request ${e.request.operationId}` : e.kind === 'event' ? `event ${e.event.eventCode}` : e.kind));
-    expect(kinds).toEqual(expect.arrayContaining(['request payments', 'request captureAuthorisedPayment', 'modification', 'event AUTHORISATION', 'event CAPTURE', 'delivery']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['request payments', 'request captureAuthorisedPayment', 'modification', 'event AUTHORISATION', 'event CAPTURE', 'delivery']),
+    );
     expect(kinds.indexOf('request payments')).toBeLessThan(kinds.indexOf('request captureAuthorisedPayment'));
     expect(entries.map((e) => Date.parse(e.at))).toEqual([...entries.map((e) => Date.parse(e.at))].sort((a, b) => a - b));
     expect(entries.find((e) => e.kind === 'modification')!.modification).toMatchObject({ kind: 'capture', amount: { currency: 'EUR', value: 1000 } });
@@ -63,10 +69,14 @@ describe('GET /payments/{pspReference}/timeline', () => {
     const psp = await authorisedPayment(server);
     const { body } = await timeline(company, psp);
     expect(body.payment.status).toBe('authorised');
-    expect(body.actions).toEqual({ capture: { allowed: true, maxAmount: { currency: 'EUR', value: 1000 } }, refund: { allowed: false }, cancel: { allowed: true } });
+    expect(body.actions).toEqual({
+      capture: { allowed: true, maxAmount: { currency: 'EUR', value: 1000 } },
+      refund: { allowed: false },
+      cancel: { allowed: true },
+    });
   });
 
-  test("When the merchant session follows its own payment, then it gets it; a DemoMerchantPOS payment is not found", async () => {
+  test('When the merchant session follows its own payment, then it gets it; a DemoMerchantPOS payment is not found', async () => {
     expect((await timeline(merchant, captured)).status).toBe(200);
     const pos = await authorisedPayment(server, { merchantAccount: DEMO.merchantPos });
     const refused = await timeline(merchant, pos);

@@ -37,7 +37,7 @@ describe('GET /requests/{requestLogId}', () => {
     expect(body.responseBody).toMatchObject({ resultCode: 'Authorised', pspReference: body.entry.pspReference });
   });
 
-  test("When the merchant session reads an entry of DemoMerchantPOS, or a second company one of the first, then it is not found", async () => {
+  test('When the merchant session reads an entry of DemoMerchantPOS, or a second company one of the first, then it is not found', async () => {
     const id = await loggedPayment(DEMO.merchantPos);
     expect((await asPage(`${server.consoleUrl}/requests/${id}`, { cookie: merchant.cookie })).status).toBe(404);
     expect((await asPage(`${server.consoleUrl}/requests/${id}`, { cookie: other.cookie })).status).toBe(404);

@@ -37,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const search = (who: ConsoleSignIn, query: Record<string, string> = {}) => asPage(`${server.consoleUrl}/payments?${new URLSearchParams(query)}`, { cookie: who.cookie });
+const search = (who: ConsoleSignIn, query: Record<string, string> = {}) =>
+  asPage(`${server.consoleUrl}/payments?${new URLSearchParams(query).toString()}`, { cookie: who.cookie });
 const psps = (body: { data: Array<{ pspReference: string }> }) => body.data.map((p) => p.pspReference);
 
 describe('GET /payments', () => {

@@ -81,7 +81,7 @@ describe('GET /requests', () => {
       body: { merchantAccount: DEMO.merchantEcom, amount: { currency: 'EUR', value: 100 } },
     });
     await server.flushRequestLog();
-    const { body } = await list(company, `?${new URLSearchParams({ path: '/payments/UNKNOWN0PSP00001', status: '422' })}`);
+    const { body } = await list(company, `?${new URLSearchParams({ path: '/payments/UNKNOWN0PSP00001', status: '422' }).toString()}`);
     expect(body.data).toHaveLength(1);
     expect(body.data[0]).toMatchObject({ status: 422, pspReference: 'UNKNOWN0PSP00001' });
   });

@@ -38,9 +38,20 @@ describe('GET /webhooks/{webhookId}/deliveries', () => {
     const { status, body } = await deliveries(company);
     expect(status).toBe(200);
     const delivery = body.data.find((d: { pspReference: string }) => d.pspReference === psp);
-    expect(delivery).toMatchObject({ webhookId, eventCode: 'AUTHORISATION', merchantAccount: DEMO.merchantEcom, status: 'pending', nextAttemptAt: expect.any(String) });
+    expect(delivery).toMatchObject({
+      webhookId,
+      eventCode: 'AUTHORISATION',
+      merchantAccount: DEMO.merchantEcom,
+      status: 'pending',
+      nextAttemptAt: expect.any(String),
+    });
     expect(delivery.attempts.length).toBeGreaterThan(0);
-    expect(delivery.attempts[0]).toMatchObject({ outcome: 'rejected', statusCode: 503, durationMs: expect.any(Number), responseBody: 'maintenance: card ************1111 on file' });
+    expect(delivery.attempts[0]).toMatchObject({
+      outcome: 'rejected',
+      statusCode: 503,
+      durationMs: expect.any(Number),
+      responseBody: 'maintenance: card ************1111 on file',
+    });
   });
 
   test('When a merchant credential of DemoMerchantPOS, or a second company, asks for the webhook, then it is not found', async () => {

@@ -39,7 +39,12 @@ async function open(session: ConsoleSignIn, lastEventId?: string): Promise<Strea
         if (end >= 0) {
           const block = buffered.slice(0, end);
           buffered = buffered.slice(end + 2);
-          const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((l) => !l.startsWith(':'))
+              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+          );
           if (fields.event === 'payment') return { id: fields.id!, data: JSON.parse(fields.data!) as Record<string, unknown> };
           continue;
         }
