@@ -3,6 +3,9 @@ import type { Db } from '../db.js';
 import type { ConsoleScope, RequestLogFilter, RequestLogRecord, StoredRequestLogEntry } from '../records/console.js';
 import type { RequestLog } from '../schema.generated.js';
 
+/** 500 rows of 18 columns: 9,000 parameters, below SQLite's 32,766 and PostgreSQL's 65,535. */
+const INSERT_ROWS = 500;
+
 const fromRow = (r: Selectable<RequestLog>): StoredRequestLogEntry => ({ ...r, id: Number(r.id) });
 const toRow = (e: RequestLogRecord): Insertable<RequestLog> => ({ ...e });
 
@@ -23,8 +26,13 @@ export function requestLogStore(db: Db) {
     return query;
   };
   return {
+    /** In statements of at most INSERT_ROWS rows: a backlog written at once stays within the engines' limits on bound parameters. */
     insertMany: async (entries: readonly RequestLogRecord[]): Promise<void> => {
-      if (entries.length > 0) await q.insertInto('requestLog').values(entries.map(toRow)).execute();
+      for (let i = 0; i < entries.length; i += INSERT_ROWS)
+        await q
+          .insertInto('requestLog')
+          .values(entries.slice(i, i + INSERT_ROWS).map(toRow))
+          .execute();
     },
     /**
      * Keeps a company's newest `keep` entries of the last period: deletes what is older than
