@@ -27,6 +27,16 @@ describe('POST /session', () => {
     expect(Date.parse(body.expiresAt as string) - Date.now()).toBeGreaterThan(7.9 * 3600 * 1000);
   });
 
+  test('When the console is served over HTTPS, then the session cookie is Secure', async () => {
+    const secure = await startServer({}, { https: true });
+    try {
+      const { setCookie } = await signIn(secure, COMPANY_KEY);
+      expect(setCookie).toMatch(/; Secure$/);
+    } finally {
+      await secure.stop();
+    }
+  });
+
   test('When the merchant key signs in, then the session reaches only its merchant account and has checkout roles', async () => {
     const { body } = await signIn(server, MERCHANT_KEY);
     expect(body).toMatchObject({ username: DEMO.merchantUsername, level: 'merchant', merchantAccounts: [DEMO.merchantEcom] });
