@@ -1,6 +1,6 @@
 /**
  * The layers of the server, each pointing only down:
- *   main → app (app, compose, seed) → operations → areas (checkout, management)
+ *   main → app (app, compose, seed) → operations → areas (checkout, management, console)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
  * The API reference site (docs: /docs, also served by `npm run mock`) is a feature beside the
  * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
@@ -20,7 +20,7 @@ const { join, relative } = require('node:path');
 const MAIN = '^server/main\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
-const AREAS = '^server/(checkout|management)/';
+const AREAS = '^server/(checkout|management|console)/';
 const DOCS = '^server/docs/';
 const KERNEL = '^server/kernel/';
 const STORE = '^server/store/';
@@ -88,6 +88,20 @@ module.exports = {
       comment: 'Areas meet only through the kernel.',
       from: { path: '^server/management/' },
       to: { path: '^server/checkout/' },
+    },
+    {
+      name: 'console-not-other-areas',
+      severity: 'error',
+      comment: 'The console reads what the other areas wrote through the store and the kernel, never their code.',
+      from: { path: '^server/console/' },
+      to: { path: '^server/(checkout|management)/' },
+    },
+    {
+      name: 'other-areas-not-console',
+      severity: 'error',
+      comment: 'Areas meet only through the kernel.',
+      from: { path: '^server/(checkout|management)/' },
+      to: { path: '^server/console/' },
     },
     {
       name: 'docs-only-down',

@@ -552,7 +552,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The session cookie: `console_session=<token>; Path=/; HttpOnly; SameSite=Strict; Max-Age=28800` (and `Secure` over HTTPS). Signing out clears it. */
+        /** @description The session cookie: `console_session=<token>; Path=/; HttpOnly; SameSite=Strict; Max-Age=28800` (and `Secure` over HTTPS, or when `PUBLIC_BASE_URL` is HTTPS). Signing out clears it. */
         SetCookie: string;
     };
     pathItems: never;

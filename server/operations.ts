@@ -250,7 +250,11 @@ export const OPERATIONS = {
   listConsolePayments: { requires: CHECKOUT_ROLES, scope: 'self', handler: consolePayments.listConsolePayments },
   getConsolePaymentTimeline: { requires: CHECKOUT_ROLES, scope: 'self', handler: consolePayments.getConsolePaymentTimeline },
   streamConsoleEvents: { requires: CHECKOUT_ROLES, scope: 'self', handler: consoleStream.streamConsoleEvents },
-  listConsoleWebhookDeliveries: { requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite], scope: 'self', handler: consoleDeliveries.listConsoleWebhookDeliveries },
+  listConsoleWebhookDeliveries: {
+    requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite],
+    scope: 'self',
+    handler: consoleDeliveries.listConsoleWebhookDeliveries,
+  },
 } satisfies { [Id in OperationId]: OperationEntry<Id> };
 
 /** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */

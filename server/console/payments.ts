@@ -4,7 +4,7 @@ import { ApiError, ERR_FIELD_INVALID, ERR_NOT_ALLOWED, ERR_NOT_FOUND_ENTITY } fr
 import type { Tx } from '../store/tx.js';
 import type { ConsoleScope } from '../store/types.js';
 import { scopeOf } from './scope.js';
-import { actionsOf, decodeCursor, encodeCursor, paymentView, requestView } from './views.js';
+import { actionsOf, decodeCursor, deliveryView, encodeCursor, paymentView, requestView } from './views.js';
 
 type Schemas = components['schemas'];
 type Entry = Schemas['TimelineEntry'];
@@ -15,7 +15,10 @@ const DEFAULT_LIMIT = 50;
 const TIMELINE_REQUESTS = 200;
 
 const badCursor = (cursor: string) =>
-  new ApiError(ERR_FIELD_INVALID, { message: 'Invalid field: cursor is not one this API gave', invalidFields: [{ name: 'cursor', value: cursor, message: 'unknown cursor' }] });
+  new ApiError(ERR_FIELD_INVALID, {
+    message: 'Invalid field: cursor is not one this API gave',
+    invalidFields: [{ name: 'cursor', value: cursor, message: 'unknown cursor' }],
+  });
 
 /** GET /payments */
 export const listConsolePayments = operation('listConsolePayments')(async ({ query, caller }, deps) => {
@@ -48,7 +51,11 @@ export const listConsolePayments = operation('listConsolePayments')(async ({ que
 });
 
 /** Every delivery of these events with its attempts, keyed by event, webhooks outside the scope left out. */
-async function deliveriesOf(tx: Tx, scope: ConsoleScope, events: ReadonlyArray<{ id: number; eventCode: string; pspReference: string; merchantAccount: string }>) {
+async function deliveriesOf(
+  tx: Tx,
+  scope: ConsoleScope,
+  events: ReadonlyArray<{ id: number; eventCode: string; pspReference: string; merchantAccount: string }>,
+) {
   const ids = events.map((e) => Number(e.id));
   const [deliveries, attempts] = [await tx.console.deliveriesOfEvents(ids), await tx.console.attemptsOfEvents(ids)];
   const eventOf = new Map(events.map((e) => [Number(e.id), e]));
@@ -59,26 +66,7 @@ async function deliveriesOf(tx: Tx, scope: ConsoleScope, events: ReadonlyArray<{
     // A company webhook is the company's; a merchant webhook shows to who reaches its merchant account.
     if (!webhook || webhook.companyId !== scope.companyId) continue;
     if (webhook.merchantId !== null && scope.merchantAccounts !== null && !scope.merchantAccounts.includes(webhook.merchantId)) continue;
-    out.push({
-      webhookId: d.webhookId,
-      eventId: Number(d.eventId),
-      eventCode: event.eventCode,
-      pspReference: event.pspReference,
-      merchantAccount: event.merchantAccount,
-      status: d.status as Delivery['status'],
-      createdAt: d.createdAt,
-      ...(d.status === 'pending' && { nextAttemptAt: d.nextAttemptAt }),
-      attempts: attempts
-        .filter((a) => a.webhookId === d.webhookId && Number(a.eventId) === Number(d.eventId))
-        .map((a) => ({
-          attemptedAt: a.attemptedAt,
-          outcome: a.outcome as Delivery['attempts'][number]['outcome'],
-          durationMs: a.durationMs,
-          ...(a.statusCode !== null && { statusCode: a.statusCode }),
-          ...(a.responseExcerpt !== null && { responseBody: a.responseExcerpt }),
-          ...(a.error !== null && { error: a.error }),
-        })),
-    });
+    out.push(deliveryView(d, event, attempts));
   }
   return out;
 }
@@ -103,32 +91,28 @@ export const getConsolePaymentTimeline = operation('getConsolePaymentTimeline')(
     ];
     const entries: Entry[] = [
       ...requests.map((r): Entry => ({ at: r.occurredAt, kind: 'request', request: requestView(r) })),
-      ...modifications.map(
-        (m): Entry => ({
-          at: m.createdAt,
-          kind: 'modification',
-          modification: {
-            pspReference: m.pspReference,
-            kind: m.kind,
-            status: m.status,
-            ...(m.reference !== null && { reference: m.reference }),
-            ...(m.currency !== null && m.value !== null && { amount: { currency: m.currency, value: Number(m.value) } }),
-          },
-        }),
-      ),
-      ...events.map(
-        (e): Entry => ({
-          at: e.createdAt,
-          kind: 'event',
-          event: {
-            eventId: Number(e.id),
-            eventCode: e.eventCode,
-            success: e.success === true || e.success === 1,
-            ...(e.reason !== '' && { reason: e.reason }),
-            amount: { currency: e.currency, value: Number(e.value) },
-          },
-        }),
-      ),
+      ...modifications.map((m): Entry => ({
+        at: m.createdAt,
+        kind: 'modification',
+        modification: {
+          pspReference: m.pspReference,
+          kind: m.kind,
+          status: m.status,
+          ...(m.reference !== null && { reference: m.reference }),
+          ...(m.currency !== null && m.value !== null && { amount: { currency: m.currency, value: Number(m.value) } }),
+        },
+      })),
+      ...events.map((e): Entry => ({
+        at: e.createdAt,
+        kind: 'event',
+        event: {
+          eventId: Number(e.id),
+          eventCode: e.eventCode,
+          success: e.success === true || e.success === 1,
+          ...(e.reason !== '' && { reason: e.reason }),
+          amount: { currency: e.currency, value: Number(e.value) },
+        },
+      })),
       ...deliveries.map((d): Entry => ({ at: d.attempts[0]?.attemptedAt ?? d.createdAt, kind: 'delivery', delivery: d })),
     ];
     // Oldest first; within one moment, in the order a request causes them.

@@ -12,7 +12,10 @@ export const listConsoleRequests = operation('listConsoleRequests')(async ({ que
   const limit = query.limit ?? DEFAULT_LIMIT;
   const cursor = query.cursor;
   if (cursor !== undefined && !/^[0-9]{1,18}$/.test(cursor)) {
-    throw new ApiError(ERR_FIELD_INVALID, { message: 'Invalid field: cursor is not one this API gave', invalidFields: [{ name: 'cursor', value: cursor, message: 'unknown cursor' }] });
+    throw new ApiError(ERR_FIELD_INVALID, {
+      message: 'Invalid field: cursor is not one this API gave',
+      invalidFields: [{ name: 'cursor', value: cursor, message: 'unknown cursor' }],
+    });
   }
   const entries = await deps.store.read((tx) =>
     tx.requestLog.list(scopeOf(caller.credential), {

@@ -11,19 +11,14 @@ export type ConsoleSessionView = components['schemas']['ConsoleSession'];
  */
 export function scopeOf(credential: Credential): ConsoleScope {
   const merchantAccounts =
-    credential.merchantId !== null
-      ? [credential.merchantId]
-      : credential.associatedMerchantAccounts.length > 0
-        ? credential.associatedMerchantAccounts
-        : null;
+    credential.merchantId !== null ? [credential.merchantId] : credential.associatedMerchantAccounts.length > 0 ? credential.associatedMerchantAccounts : null;
   return { companyId: credential.companyId, merchantAccounts, credentialId: credential.id };
 }
 
 /** Who is signed in: the credential, its reach and roles, and the session's CSRF token and end. */
 export async function sessionView(tx: Tx, credential: Credential, csrfToken: string, expiresAt: string): Promise<ConsoleSessionView> {
   const scope = scopeOf(credential);
-  const merchantAccounts =
-    scope.merchantAccounts ?? (await tx.merchants.list(credential.companyId, 0, 1000)).items.map((merchant) => merchant.id);
+  const merchantAccounts = scope.merchantAccounts ?? (await tx.merchants.list(credential.companyId, 0, 1000)).items.map((merchant) => merchant.id);
   return {
     username: credential.username,
     companyId: credential.companyId,

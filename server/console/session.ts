@@ -14,9 +14,12 @@ import { sendJson } from '../kernel/http/send-json.js';
 import { ApiError, ERR_UNAUTHORIZED } from '../kernel/errors.js';
 import { sessionView } from './scope.js';
 
-/** The session cookie: script-proof, never sent by another site's page, over HTTPS only when the request came so. */
-function setSessionCookie(res: Response, value: string, maxAgeSeconds: number): void {
-  const secure = res.req.protocol === 'https' ? '; Secure' : '';
+/**
+ * The session cookie: script-proof, never sent by another site's page, and over HTTPS only when
+ * the request came so or the server's public address is HTTPS (behind a proxy that ends TLS).
+ */
+function setSessionCookie(res: Response, value: string, maxAgeSeconds: number, publicBaseUrl: string): void {
+  const secure = res.req.protocol === 'https' || publicBaseUrl.startsWith('https://') ? '; Secure' : '';
   res.append('Set-Cookie', `${CONSOLE_SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`);
 }
 
@@ -46,7 +49,7 @@ export const createConsoleSession: Operation<'createConsoleSession'> = {
       });
       return sessionView(tx, credential, consoleCsrfToken(tx, token), expiresAt);
     });
-    setSessionCookie(res, token, CONSOLE_SESSION_SECONDS);
+    setSessionCookie(res, token, CONSOLE_SESSION_SECONDS, deps.config.publicBaseUrl);
     sendJson(res, 200, view);
   },
 };
@@ -66,7 +69,7 @@ export const deleteConsoleSession: Operation<'deleteConsoleSession'> = {
     const session = callerOf(res).consoleSession;
     if (!session) throw new ApiError(ERR_UNAUTHORIZED, { message: 'Unauthorized: no console session to sign out of' });
     await deps.store.transaction((tx) => tx.console.deleteSession(session.tokenHash));
-    setSessionCookie(res, '', 0);
+    setSessionCookie(res, '', 0, deps.config.publicBaseUrl);
     sendJson(res, 204, undefined);
   },
 };

@@ -31,12 +31,17 @@ export const streamConsoleEvents: Operation<'streamConsoleEvents'> = {
     const { store } = deps;
     const lastEventId = req.get('last-event-id');
     const resumeAt = lastEventId?.split('~')[0];
-    let since = resumeAt !== undefined && !Number.isNaN(Date.parse(resumeAt)) ? resumeAt : ((await store.read((tx) => tx.console.latestChange(scope.companyId))) ?? new Date(0).toISOString());
+    let since =
+      resumeAt !== undefined && !Number.isNaN(Date.parse(resumeAt))
+        ? resumeAt
+        : ((await store.read((tx) => tx.console.latestChange(scope.companyId))) ?? new Date(0).toISOString());
     /** What was sent (or, on a fresh stream, was there before it opened): pspReference → updatedAt. */
     const sent = new Map<string, string>();
     const windowStart = () => new Date(Date.parse(since) - OVERLAP_MS).toISOString();
-    if (resumeAt === undefined) {
-      for (const p of await store.read((tx) => tx.console.changedPayments(scope, windowStart(), BATCH))) sent.set(p.pspReference, p.updatedAt);
+    // A fresh stream starts after what is there; a resumed one after the event it last received
+    // (cursors order as their change times, then pspReferences).
+    for (const p of await store.read((tx) => tx.console.changedPayments(scope, windowStart(), BATCH))) {
+      if (resumeAt === undefined || cursorOf(p.updatedAt, p.pspReference) <= lastEventId!) sent.set(p.pspReference, p.updatedAt);
     }
 
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
@@ -83,7 +88,10 @@ export const streamConsoleEvents: Operation<'streamConsoleEvents'> = {
           lastWrite = Date.now();
         }
       } catch (error) {
-        deps.logger.warn('console stream read failed', { requestId: res.locals.requestId as string, error: error instanceof Error ? error.message : String(error) });
+        deps.logger.warn('console stream read failed', {
+          requestId: res.locals.requestId as string,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
       if (open) timer = setTimeout(() => void poll(), POLL_MS);
     };

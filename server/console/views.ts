@@ -88,3 +88,47 @@ export function decodeCursor(cursor: string, count: number): string[] | undefine
     return undefined;
   }
 }
+
+/** An attempt as the store keeps it. */
+interface StoredAttempt {
+  attemptedAt: string;
+  outcome: string;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+type Attempt = Schemas['ConsoleDeliveryAttempt'];
+
+export function attemptView(a: StoredAttempt): Attempt {
+  return {
+    attemptedAt: a.attemptedAt,
+    outcome: a.outcome as Attempt['outcome'],
+    durationMs: a.durationMs,
+    ...(a.statusCode !== null && { statusCode: a.statusCode }),
+    ...(a.responseExcerpt !== null && { responseBody: a.responseExcerpt }),
+    ...(a.error !== null && { error: a.error }),
+  };
+}
+
+type DeliveryView = Schemas['ConsoleDelivery'];
+
+/** A delivery of an event to a webhook, with its attempts (of any deliveries: those of this one are picked). */
+export function deliveryView(
+  d: { webhookId: string; eventId: number; status: string; createdAt: string; nextAttemptAt: string },
+  event: { eventCode: string; pspReference: string; merchantAccount: string },
+  attempts: ReadonlyArray<StoredAttempt & { webhookId: string; eventId: number }>,
+): DeliveryView {
+  return {
+    webhookId: d.webhookId,
+    eventId: Number(d.eventId),
+    eventCode: event.eventCode,
+    pspReference: event.pspReference,
+    merchantAccount: event.merchantAccount,
+    status: d.status as DeliveryView['status'],
+    createdAt: d.createdAt,
+    ...(d.status === 'pending' && { nextAttemptAt: d.nextAttemptAt }),
+    attempts: attempts.filter((a) => a.webhookId === d.webhookId && Number(a.eventId) === Number(d.eventId)).map(attemptView),
+  };
+}

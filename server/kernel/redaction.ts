@@ -54,7 +54,8 @@ export function isSecretField(name: string): boolean {
 /** 13 to 19 digits, possibly grouped by single spaces or dashes, not part of a longer number. */
 const CARD_LIKE = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
 
-function luhn(digits: string): boolean {
+/** Luhn check of a string of digits. */
+export function passesLuhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;
@@ -64,7 +65,7 @@ function luhn(digits: string): boolean {
     }
     sum += d;
   }
-  return sum % 10 === 0;
+  return digits.length > 0 && sum % 10 === 0;
 }
 
 /**
@@ -76,7 +77,7 @@ function luhn(digits: string): boolean {
 export function maskCardNumbers(text: string): string {
   return text.replace(CARD_LIKE, (match) => {
     const digits = match.replace(/[ -]/g, '');
-    return luhn(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : match;
+    return passesLuhn(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : match;
   });
 }
 

@@ -91,6 +91,8 @@ export function checkConsoleRequestSource(req: Request, csrfToken: string, publi
   const sent = Buffer.from(req.get(CONSOLE_CSRF_HEADER) ?? '');
   const expected = Buffer.from(csrfToken);
   if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-    throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: a request carried by the console session needs the session's CSRF token in ${CONSOLE_CSRF_HEADER}` });
+    throw new ApiError(ERR_NOT_ALLOWED, {
+      message: `Not allowed: a request carried by the console session needs the session's CSRF token in ${CONSOLE_CSRF_HEADER}`,
+    });
   }
 }

@@ -83,7 +83,8 @@ export function authentication(store: Store, clock: Clock, publicBaseUrl = ''): 
   return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     const clientKey = presented ? undefined : presentedClientKey(req);
-    const sessionToken = presented || clientKey || req.get('x-api-key') !== undefined || req.get('authorization') !== undefined ? undefined : consoleSessionToken(req);
+    const sessionToken =
+      presented || clientKey || req.get('x-api-key') !== undefined || req.get('authorization') !== undefined ? undefined : consoleSessionToken(req);
     if (sessionToken) {
       res.locals.caller = await consoleSessionCaller(store, clock, sessionToken);
       checkConsoleRequestSource(req, (res.locals.caller as Caller).consoleSession!.csrfToken, publicBaseUrl);

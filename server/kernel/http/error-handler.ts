@@ -180,7 +180,8 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
       // Not on the client-side area or the console: a client key is no Basic credential, and a Basic
       // challenge may make a browser ask the shopper (or the console's user) for a password.
       // Nor on a request the console's session cookie carried.
-      if (areaOf(req) !== 'clientside' && areaOf(req) !== 'console' && !carriesConsoleSession(req)) res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+      if (areaOf(req) !== 'clientside' && areaOf(req) !== 'console' && !carriesConsoleSession(req))
+        res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
       // No credential, so no allowed origins to consult; the answer tells nothing but "this key does
       // not work", and a page must be able to read that to say so.
       const origin = req.get('origin');

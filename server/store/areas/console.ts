@@ -81,7 +81,8 @@ export function consoleStore(db: Db) {
     listPayments: async (scope: ConsoleScope, filter: ConsolePaymentFilter): Promise<ConsolePaymentRow[]> => {
       let query = inScope(scope);
       const { q: text, before } = filter;
-      if (text !== undefined) query = query.where((eb) => eb.or([eb('pspReference', '=', text), eb('reference', '=', text), eb('shopperReference', '=', text)]));
+      if (text !== undefined)
+        query = query.where((eb) => eb.or([eb('pspReference', '=', text), eb('reference', '=', text), eb('shopperReference', '=', text)]));
       if (filter.merchantAccount !== undefined) query = query.where('merchantAccount', '=', filter.merchantAccount);
       if (filter.paymentMethod !== undefined) query = query.where('paymentMethodType', '=', filter.paymentMethod);
       if (filter.from !== undefined) query = query.where('createdAt', '>=', filter.from);
@@ -114,7 +115,9 @@ export function consoleStore(db: Db) {
         .execute(),
     /** The deliveries of these events to every webhook. */
     deliveriesOfEvents: async (eventIds: readonly number[]): Promise<Array<Selectable<WebhookDeliveries>>> =>
-      eventIds.length === 0 ? [] : q.selectFrom('webhookDeliveries').selectAll().where('eventId', 'in', eventIds).orderBy('eventId').orderBy('webhookId').execute(),
+      eventIds.length === 0
+        ? []
+        : q.selectFrom('webhookDeliveries').selectAll().where('eventId', 'in', eventIds).orderBy('eventId').orderBy('webhookId').execute(),
     /** The attempts at these events, every webhook, in the order they were made. */
     attemptsOfEvents: async (eventIds: readonly number[]): Promise<Array<Selectable<DeliveryAttempts>>> =>
       eventIds.length === 0 ? [] : q.selectFrom('deliveryAttempts').selectAll().where('eventId', 'in', eventIds).orderBy('id').execute(),
@@ -130,7 +133,13 @@ export function consoleStore(db: Db) {
         .execute(),
     /** The latest change time of the company's payments (where a new live feed starts). */
     latestChange: async (companyId: string): Promise<string | null> => {
-      const row = await q.selectFrom('payments').select('updatedAt').where('companyId', '=', companyId).orderBy('updatedAt', 'desc').limit(1).executeTakeFirst();
+      const row = await q
+        .selectFrom('payments')
+        .select('updatedAt')
+        .where('companyId', '=', companyId)
+        .orderBy('updatedAt', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       return row?.updatedAt ?? null;
     },
   };

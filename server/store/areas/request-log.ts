@@ -3,6 +3,9 @@ import type { Db } from '../db.js';
 import type { ConsoleScope, RequestLogFilter, RequestLogRecord, StoredRequestLogEntry } from '../records/console.js';
 import type { RequestLog } from '../schema.generated.js';
 
+/** 500 rows of 18 columns: 9,000 parameters, below SQLite's 32,766 and PostgreSQL's 65,535. */
+const INSERT_ROWS = 500;
+
 const fromRow = (r: Selectable<RequestLog>): StoredRequestLogEntry => ({ ...r, id: Number(r.id) });
 const toRow = (e: RequestLogRecord): Insertable<RequestLog> => ({ ...e });
 
@@ -15,14 +18,21 @@ export function requestLogStore(db: Db) {
     const merchants = scope.merchantAccounts;
     if (merchants !== null) {
       query = query.where((eb) =>
-        merchants.length > 0 ? eb.or([eb('merchantAccount', 'in', merchants), eb('credentialId', '=', scope.credentialId)]) : eb('credentialId', '=', scope.credentialId),
+        merchants.length > 0
+          ? eb.or([eb('merchantAccount', 'in', merchants), eb('credentialId', '=', scope.credentialId)])
+          : eb('credentialId', '=', scope.credentialId),
       );
     }
     return query;
   };
   return {
+    /** In statements of at most INSERT_ROWS rows: a backlog written at once stays within the engines' limits on bound parameters. */
     insertMany: async (entries: readonly RequestLogRecord[]): Promise<void> => {
-      if (entries.length > 0) await q.insertInto('requestLog').values(entries.map(toRow)).execute();
+      for (let i = 0; i < entries.length; i += INSERT_ROWS)
+        await q
+          .insertInto('requestLog')
+          .values(entries.slice(i, i + INSERT_ROWS).map(toRow))
+          .execute();
     },
     /**
      * Keeps a company's newest `keep` entries of the last period: deletes what is older than
@@ -30,7 +40,14 @@ export function requestLogStore(db: Db) {
      */
     prune: async (companyId: string, olderThan: string, keep: number): Promise<void> => {
       await q.deleteFrom('requestLog').where('companyId', '=', companyId).where('occurredAt', '<', olderThan).execute();
-      const edge = await q.selectFrom('requestLog').select('id').where('companyId', '=', companyId).orderBy('id', 'desc').offset(keep - 1).limit(1).executeTakeFirst();
+      const edge = await q
+        .selectFrom('requestLog')
+        .select('id')
+        .where('companyId', '=', companyId)
+        .orderBy('id', 'desc')
+        .offset(keep - 1)
+        .limit(1)
+        .executeTakeFirst();
       if (edge) await q.deleteFrom('requestLog').where('companyId', '=', companyId).where('id', '<', edge.id).execute();
     },
     /** Entries of the scope, newest first, without bodies. */
@@ -52,7 +69,9 @@ export function requestLogStore(db: Db) {
     aboutPayment: async (scope: ConsoleScope, pspReference: string, requestIds: readonly string[], limit: number): Promise<StoredRequestLogEntry[]> => {
       const rows = await scoped(scope)
         .selectAll()
-        .where((eb) => (requestIds.length > 0 ? eb.or([eb('pspReference', '=', pspReference), eb('requestId', 'in', requestIds)]) : eb('pspReference', '=', pspReference)))
+        .where((eb) =>
+          requestIds.length > 0 ? eb.or([eb('pspReference', '=', pspReference), eb('requestId', 'in', requestIds)]) : eb('pspReference', '=', pspReference),
+        )
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
