@@ -62,6 +62,11 @@ function Layout(props: { session: Session; location: Location; signOut: () => Pr
       const payment = JSON.parse(event.data) as Payment;
       for (const listener of listeners.current) listener(payment);
     });
+    // The browser reconnects by itself, except when the server refused the stream: then the
+    // session may have ended elsewhere, and reading it says so (a 401 leads to the sign-in page).
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) void consoleApi.GET('/session');
+    });
     return () => source.close();
   }, [session.csrfToken]);
 

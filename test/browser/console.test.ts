@@ -338,6 +338,19 @@ describe('The sandbox console', () => {
     await heading(page, 'Sign in').waitFor();
   });
 
+  test('When the session is signed out in another tab, then the open console goes back to the sign-in page by itself', async () => {
+    const { page, context } = await signedIn(COMPANY_KEY);
+    const other = await context.newPage();
+    await other.goto(consoleUrl('/clock'));
+
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await heading(other, 'Sign in').waitFor();
+
+    // The first tab only holds its live feed open: the server ends it, and the console notices.
+    await heading(page, 'Sign in').waitFor();
+    await page.getByText('Your session has ended. Sign in again.').waitFor();
+  });
+
   test("When a second company's key signs in, then it sees nothing of the first company", async () => {
     const psp = await authorisedPayment(server);
     await insertCompany(server.store, 'SecondCompany', 'SecondMerchant');

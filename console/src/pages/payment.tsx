@@ -22,8 +22,9 @@ const VERB: Record<Kind, string> = { capture: 'Capture', refund: 'Refund', cance
 
 /**
  * Sends a delivery's event to its webhook again, through management's resend. The delivery names
- * its webhook but not whether it is the company's or the merchant account's: a company-level
- * session asks the company's first.
+ * its webhook but not whether it is a merchant account's or the company's: the merchant account's
+ * path is tried first (a merchant-level key can use no other), then a company-level session tries
+ * the company's.
  */
 export async function resendDelivery(session: Session, delivery: Delivery, owner?: { companyId?: string; merchantId?: string }): Promise<string | undefined> {
   const path = { webhookId: delivery.webhookId, eventId: delivery.eventId };
@@ -34,10 +35,10 @@ export async function resendDelivery(session: Session, delivery: Delivery, owner
   let answer;
   if (owner?.merchantId) answer = await viaMerchant(owner.merchantId);
   else if (owner?.companyId) answer = await viaCompany(owner.companyId);
-  else if (session.level === 'company') {
-    answer = await viaCompany(session.companyId);
-    if (answer.response.status === 404) answer = await viaMerchant(delivery.merchantAccount);
-  } else answer = await viaMerchant(delivery.merchantAccount);
+  else {
+    answer = await viaMerchant(delivery.merchantAccount);
+    if (answer.response.status === 404 && session.level === 'company') answer = await viaCompany(session.companyId);
+  }
   return answer.error || !answer.data ? errorText(answer.error, answer.response) : undefined;
 }
 
