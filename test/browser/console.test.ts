@@ -324,6 +324,29 @@ describe('The sandbox console', () => {
     await screenshots(page, 'requests');
   });
 
+  test('When the request log is filtered by a request id and by status, then only the matching requests are listed', async () => {
+    const { response } = await server.checkout.POST('/payments', { body: buildPaymentRequest({ reference: 'filtered-order' }) });
+    const requestId = response.headers.get('x-request-id')!;
+    await server.checkout.POST('/payments', { body: buildPaymentRequest({ merchantAccount: 'NoSuchMerchant' }) });
+    await server.flushRequestLog();
+    const { page } = await signedIn(COMPANY_KEY);
+    await page.getByRole('link', { name: 'Request log' }).click();
+
+    await page.getByLabel('Request id').fill(requestId);
+    await page.getByRole('button', { name: 'Filter' }).click();
+
+    const rows = page.getByRole('table', { name: /Requests/ }).locator('tbody tr');
+    await page.getByRole('table', { name: 'Requests (1 shown)' }).waitFor();
+    expect(await rows.first().textContent()).toContain(requestId);
+    await page.getByLabel('Request id').fill('');
+    await page.getByLabel('HTTP status').fill('403');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=403/);
+    await rows.filter({ hasText: requestId }).waitFor({ state: 'detached' });
+    await rows.first().waitFor();
+    expect(new Set(await rows.locator('.badge').allTextContents())).toEqual(new Set(['403']));
+  });
+
   test('When signed out, then the sign-in page shows and the old session cookie is refused', async () => {
     const { page, context } = await signedIn(COMPANY_KEY);
     const session = (await context.cookies()).find((c) => c.name === 'console_session')!;
