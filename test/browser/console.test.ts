@@ -180,6 +180,29 @@ describe('The sandbox console', () => {
     expect(await page.locator('tbody tr').first().getAttribute('data-psp')).toBe(psp);
   });
 
+  test('When payments are searched by shopper reference, then only theirs are listed, 25 at a time, and a new one that does not match stays out', async () => {
+    const shopperReference = `paging-shopper-${Date.now()}`;
+    const ours: string[] = [];
+    for (let i = 0; i < 27; i++) ours.push(await authorisedPayment(server, { shopperReference }));
+    const { page } = await signedIn(COMPANY_KEY);
+
+    await page.getByLabel('pspReference, merchant reference or shopper reference').fill(shopperReference);
+    await page.getByRole('button', { name: 'Search' }).click();
+
+    await page.getByRole('table', { name: 'Payments (25 shown)' }).waitFor();
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('table', { name: 'Payments (27 shown)' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    // Newest first: the order they were made, reversed.
+    expect(await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-psp')))).toEqual([...ours].reverse());
+
+    const other = await authorisedPayment(server);
+    const mine = await authorisedPayment(server, { shopperReference });
+    await page.locator(`tr[data-psp="${mine}"]`).waitFor();
+    expect(await page.locator(`tr[data-psp="${other}"]`).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(shopperReference);
+  });
+
   test('When a payment is opened, then its timeline shows the AUTHORISATION event and the delivery attempts: refused once, then accepted', async () => {
     await deliver();
     failNextDeliveryOnce();
@@ -279,7 +302,7 @@ describe('The sandbox console', () => {
     }
   });
 
-  test('When the company key advances the sandbox clock by a day, then the clock reads a day later; a merchant key is told why it cannot', async () => {
+  test('When the company key advances the sandbox clock by a day, then the clock reads a day later; a merchant key is told why it cannot, as it is on the webhooks page', async () => {
     const before = server.clock.now().getTime();
     const { page } = await signedIn(COMPANY_KEY);
     await page.getByRole('link', { name: 'Sandbox clock' }).click();
@@ -297,6 +320,8 @@ describe('The sandbox console', () => {
     await merchant.page.goto(consoleUrl('/clock'));
     await merchant.page.getByText('needs a company-level credential').waitFor();
     expect(await merchant.page.getByRole('button', { name: 'Advance the clock' }).count()).toBe(0);
+    await merchant.page.getByRole('link', { name: 'Webhooks' }).click();
+    await merchant.page.getByText('This credential has no webhook role').waitFor();
   });
 
   test('When the request log entry of a card payment is opened, then its bodies are shown without the card number', async () => {
