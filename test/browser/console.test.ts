@@ -34,6 +34,10 @@ interface Opened {
   /** Console errors, uncaught exceptions and CSP violations of the console's pages. */
   errors: string[];
   requested: string[];
+  /** The API calls the server refused (status 400 and up), as `METHOD /path`. */
+  refused: string[];
+  /** The refusals the test expects; by default only reading the session before signing in. */
+  mayBeRefused: RegExp[];
 }
 const opened: Opened[] = [];
 
@@ -55,9 +59,10 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  for (const { context, errors, requested } of opened.splice(0)) {
+  for (const { context, errors, requested, refused, mayBeRefused } of opened.splice(0)) {
     await context.close();
     expect(errors).toEqual([]);
+    expect(refused.filter((call) => !mayBeRefused.some((expected) => expected.test(call)))).toEqual([]);
     expect(requested.filter((url) => !/^(data:|about:|blob:)/.test(url) && !['127.0.0.1', 'localhost'].includes(new URL(url).hostname))).toEqual([]);
   }
 });
@@ -66,11 +71,13 @@ afterEach(async () => {
 async function open(options: { width?: number; bypassCSP?: boolean } = {}): Promise<Opened> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, bypassCSP: options.bypassCSP ?? false });
   const page = await context.newPage();
-  const watched: Opened = { context, page, errors: [], requested: [] };
+  const watched: Opened = { context, page, errors: [], requested: [], refused: [], mayBeRefused: [/^GET \/console\/api\/session$/] };
   page.on('console', (message) => {
-    // A refused API call (401 after sign-out, 403 for a role the key lacks) is logged by the browser
-    // as a failed resource: that is the API answering, which the tests check where it matters.
+    // The browser logs each refused call as a failed resource; those are checked as `refused`.
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) watched.errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) watched.refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
   });
   page.on('pageerror', (error) => watched.errors.push(error.message));
   page.on('request', (request) => watched.requested.push(request.url()));
@@ -144,7 +151,8 @@ describe('The sandbox console', () => {
   });
 
   test('When a wrong key is typed, then the sign-in page says it was not accepted and no session opens', async () => {
-    const { page, context } = await open();
+    const { page, context, mayBeRefused } = await open();
+    mayBeRefused.push(/^POST \/console\/api\/session$/);
     await page.goto(consoleUrl());
     await page.getByLabel('API key').fill('not-a-key-of-this-sandbox');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -317,6 +325,8 @@ describe('The sandbox console', () => {
     await screenshots(page, 'clock');
 
     const merchant = await signedIn(MERCHANT_KEY);
+    // The merchant key has no webhook role: management refuses the list, and the page says why.
+    merchant.mayBeRefused.push(/^GET \/management\/v3\/merchants\/[^/]+\/webhooks$/);
     await merchant.page.goto(consoleUrl('/clock'));
     await merchant.page.getByText('needs a company-level credential').waitFor();
     expect(await merchant.page.getByRole('button', { name: 'Advance the clock' }).count()).toBe(0);
@@ -387,7 +397,8 @@ describe('The sandbox console', () => {
   });
 
   test('When the session is signed out in another tab, then the open console goes back to the sign-in page by itself', async () => {
-    const { page, context } = await signedIn(COMPANY_KEY);
+    const { page, context, mayBeRefused } = await signedIn(COMPANY_KEY);
+    mayBeRefused.push(/^GET \/console\/api\/events\/stream$/);
     const other = await context.newPage();
     await other.goto(consoleUrl('/clock'));
 
@@ -410,7 +421,8 @@ describe('The sandbox console', () => {
     });
     await server.flushRequestLog();
 
-    const { page } = await signedIn(key);
+    const { page, mayBeRefused } = await signedIn(key);
+    mayBeRefused.push(/^GET \/console\/api\/payments\/[^/]+\/timeline$/);
 
     await page.getByText('No payment matches.').waitFor();
     await page.goto(consoleUrl(`/payments/${psp}`));
