@@ -66,14 +66,16 @@ const unavailable = (res: Response) => res.status(503).set(pageHeaders).type('ht
  * nothing is read when the router is made.
  */
 export function consoleUi(options: { dir?: string } = {}): Router {
-  const dir = options.dir ?? join(projectRoot(), 'dist', 'console');
+  // Found on the first request: making the router looks at no file.
+  let found: string | undefined;
+  const folder = () => (found ??= options.dir ?? join(projectRoot(), 'dist', 'console'));
   const router = Router();
   router.get(`${CONSOLE_UI_BASE}/assets/:file`, async (req, res, next) => {
     const type = ASSETS[req.params.file];
     if (!type) return next();
     let body: Buffer;
     try {
-      body = await readFile(join(dir, req.params.file));
+      body = await readFile(join(folder(), req.params.file));
     } catch {
       return unavailable(res);
     }
@@ -82,7 +84,7 @@ export function consoleUi(options: { dir?: string } = {}): Router {
   });
   router.get([CONSOLE_UI_BASE, `${CONSOLE_UI_BASE}/`, `${CONSOLE_UI_BASE}/*page`], async (req, res, next) => {
     if (req.path.startsWith(`${CONSOLE_UI_BASE}/assets/`)) return next();
-    const hashes = await manifest(dir);
+    const hashes = await manifest(folder());
     if (!hashes) return unavailable(res);
     res.status(200).set(pageHeaders).type('html').send(shell(hashes));
   });
