@@ -66,7 +66,7 @@ describe('API reference in a browser', () => {
     expect(await response.json()).toMatchObject({ companyId: 'DemoCompany', offsetSeconds: 0 });
   };
 
-  test('When /docs is opened, then it links the three reference pages and explains the demo keys', async () => {
+  test('When /docs is opened, then it links the four reference pages and explains the demo keys', async () => {
     const page = await browser.newPage();
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -77,6 +77,7 @@ describe('API reference in a browser', () => {
     expect(await page.locator('a[href="/docs/checkout"]').count()).toBe(1);
     expect(await page.locator('a[href="/docs/management"]').count()).toBe(1);
     expect(await page.locator('a[href="/docs/clientside"]').count()).toBe(1);
+    expect(await page.locator('a[href="/docs/console"]').count()).toBe(1);
     const text = await page.locator('body').innerText();
     expect(text).toContain('DEMO_COMPANY_API_KEY');
     expect(text).toContain('X-API-Key');
