@@ -180,6 +180,15 @@ describe('API reference in a browser', () => {
     expect(spec.info.description).toContain('client key in the `clientKey` query parameter');
   });
 
+  test('When /docs/console is asked for, then its first view lists every console operation and Try it sends to the console base', async () => {
+    const html = await (await fetch(`${server.baseUrl}/docs/console`)).text();
+    const operations = operationsOf('console');
+    expect(operations.length).toBe(9);
+    expect(operations.filter((op) => !html.includes(`id="op-${op.operationId}"`)).map((op) => op.operationId)).toEqual([]);
+    const spec = (await (await fetch(`${server.baseUrl}/docs/console/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    expect(spec.servers[0]!.url).toBe(server.consoleUrl);
+  });
+
   test("When Scalar's files are asked for, then they come compressed, under the package version, cacheable for a year", async () => {
     const { dir, version } = scalarBuild();
     const html = await (await fetch(`${server.baseUrl}/docs/checkout`)).text();
