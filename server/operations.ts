@@ -32,6 +32,7 @@ import * as consoleRequests from './console/requests.js';
 import * as consolePayments from './console/payments.js';
 import * as consoleStream from './console/stream.js';
 import * as consoleDeliveries from './console/deliveries.js';
+import * as consoleClock from './console/clock.js';
 import type { HandlerDeps, Operation, OperationId } from './kernel/http/handler.js';
 
 export type { OperationId };
@@ -255,6 +256,8 @@ export const OPERATIONS = {
     scope: 'self',
     handler: consoleDeliveries.listConsoleWebhookDeliveries,
   },
+  // As checkout's advanceSandboxClock: the whole company's time, so a company-level credential only.
+  advanceConsoleClock: { requires: 'authenticated', scope: 'ownCompany', handler: consoleClock.advanceConsoleClock },
 } satisfies { [Id in OperationId]: OperationEntry<Id> };
 
 /** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */

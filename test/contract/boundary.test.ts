@@ -255,6 +255,7 @@ const ROWS: Record<string, Row> = {
   getConsolePaymentTimeline: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
   streamConsoleEvents: self(403),
   listConsoleWebhookDeliveries: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
+  advanceConsoleClock: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '00_403' },
 };
 
 // ---------------------------------------------------------------------------------------------

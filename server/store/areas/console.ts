@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db.js';
 import { flag } from '../codec.js';
-import type { ConsolePaymentFilter, ConsolePaymentRow, ConsoleScope, ConsoleSessionRow } from '../records/console.js';
+import type { ConsolePaymentFilter, ConsolePaymentRow, ConsoleScope, ConsoleSessionRow, DueRow } from '../records/console.js';
 import type { Database } from '../schema.js';
 import type { DeliveryAttempts, Events, Payments, WebhookDeliveries } from '../schema.generated.js';
 
@@ -131,6 +131,82 @@ export function consoleStore(db: Db) {
         .orderBy('d.queueSeq', 'desc')
         .limit(limit)
         .execute(),
+    /**
+     * What falls due in (after, until] for a company (a sandbox clock advance): each kind read by
+     * its due time, at most `limit` of each, in the order it falls due.
+     */
+    dueBetween: async (companyId: string, after: string, until: string, limit: number): Promise<DueRow[]> => {
+      const [captures, settlements, retries, orders, links, sessions] = [
+        await q
+          .selectFrom('payments')
+          .select(['pspReference', 'merchantAccount', 'autoCaptureAt as dueAt'])
+          .where('companyId', '=', companyId)
+          .where('captureClosed', '=', false)
+          .where('autoCaptureAt', '>', after)
+          .where('autoCaptureAt', '<=', until)
+          .orderBy('autoCaptureAt')
+          .limit(limit)
+          .execute(),
+        await q
+          .selectFrom('payments')
+          .select(['pspReference', 'merchantAccount', 'settleAt as dueAt'])
+          .where('companyId', '=', companyId)
+          .where('settleAt', '>', after)
+          .where('settleAt', '<=', until)
+          .orderBy('settleAt')
+          .limit(limit)
+          .execute(),
+        await q
+          .selectFrom('webhookDeliveries as d')
+          .innerJoin('events as e', 'e.id', 'd.eventId')
+          .select(['e.pspReference', 'e.merchantAccount', 'd.webhookId', 'd.eventId', 'd.nextAttemptAt as dueAt'])
+          .where('e.companyId', '=', companyId)
+          .where('d.status', '=', 'pending')
+          .where('d.nextAttemptAt', '>', after)
+          .where('d.nextAttemptAt', '<=', until)
+          .orderBy('d.nextAttemptAt')
+          .limit(limit)
+          .execute(),
+        await q
+          .selectFrom('orders')
+          .select(['pspReference', 'merchantAccount', 'expiresAt as dueAt'])
+          .where('companyId', '=', companyId)
+          .where('status', '=', 'open')
+          .where('expiresAt', '>', after)
+          .where('expiresAt', '<=', until)
+          .orderBy('expiresAt')
+          .limit(limit)
+          .execute(),
+        await q
+          .selectFrom('paymentLinks')
+          .select(['id', 'merchantAccount', 'expiresAt as dueAt'])
+          .where('companyId', '=', companyId)
+          .where('status', '=', 'active')
+          .where('expiresAt', '>', after)
+          .where('expiresAt', '<=', until)
+          .orderBy('expiresAt')
+          .limit(limit)
+          .execute(),
+        await q
+          .selectFrom('checkoutSessions')
+          .select(['id', 'merchantAccount', 'expiresAt as dueAt'])
+          .where('companyId', '=', companyId)
+          .where('expiresAt', '>', after)
+          .where('expiresAt', '<=', until)
+          .orderBy('expiresAt')
+          .limit(limit)
+          .execute(),
+      ];
+      const rows: DueRow[] = [
+        ...(captures as Array<{ pspReference: string; merchantAccount: string; dueAt: string }>).map((r) => ({ kind: 'delayedCapture' as const, ...r })),
+        ...(settlements as Array<{ pspReference: string; merchantAccount: string; dueAt: string }>).map((r) => ({ kind: 'paymentSettlement' as const, ...r })),
+        ...retries.map((r) => ({ kind: 'webhookRetry' as const, ...r, eventId: Number(r.eventId) })),
+        ...orders.map((r) => ({ kind: 'orderExpiry' as const, ...r })),
+        ...links.map((r) => ({ kind: 'paymentLinkExpiry' as const, ...r })),
+        ...sessions.map((r) => ({ kind: 'sessionExpiry' as const, ...r })),
+      ];
+      return rows.sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0)).slice(0, limit);
+    },
     /** The latest change time of the company's payments (where a new live feed starts). */
     latestChange: async (companyId: string): Promise<string | null> => {
       const row = await q

@@ -88,3 +88,14 @@ export interface ConsolePaymentRow {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Something a sandbox clock advance made due (ConsoleClockAdvance's DueItem). */
+export interface DueRow {
+  kind: 'delayedCapture' | 'paymentSettlement' | 'webhookRetry' | 'orderExpiry' | 'paymentLinkExpiry' | 'sessionExpiry';
+  dueAt: string;
+  merchantAccount: string;
+  pspReference?: string;
+  id?: string;
+  webhookId?: string;
+  eventId?: number;
+}
