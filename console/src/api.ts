@@ -23,6 +23,8 @@ export type Amount = ConsoleComponents['schemas']['Amount'];
 export type Webhook = ManagementComponents['schemas']['Webhook'];
 export type TestOutput = ManagementComponents['schemas']['TestOutput'];
 export type SandboxClock = CheckoutComponents['schemas']['SandboxClock'];
+export type ClockAdvance = ConsoleComponents['schemas']['ConsoleClockAdvance'];
+export type DueItem = ConsoleComponents['schemas']['DueItem'];
 
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'authorised', 'captured', 'refunded', 'chargedBack', 'cancelled', 'refused', 'error'];
 

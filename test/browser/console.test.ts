@@ -195,9 +195,13 @@ describe('The sandbox console', () => {
     const { page } = await signedIn(COMPANY_KEY);
 
     await page.getByLabel('pspReference, merchant reference or shopper reference').fill(shopperReference);
+    await page.getByLabel('Status').selectOption('authorised');
     await page.getByRole('button', { name: 'Search' }).click();
 
     await page.getByRole('table', { name: 'Payments (25 shown)' }).waitFor();
+    // The form shows the search it made (it is the page's address).
+    expect(await page.getByLabel('Status').inputValue()).toBe('authorised');
+    expect(await page.getByLabel('pspReference, merchant reference or shopper reference').inputValue()).toBe(shopperReference);
     await page.getByRole('button', { name: 'Load more' }).click();
     await page.getByRole('table', { name: 'Payments (27 shown)' }).waitFor();
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
@@ -310,19 +314,23 @@ describe('The sandbox console', () => {
     }
   });
 
-  test('When the company key advances the sandbox clock by a day, then the clock reads a day later; a merchant key is told why it cannot, as it is on the webhooks page', async () => {
+  test('When the company key advances the sandbox clock by a day, then the clock reads a day later and lists the delayed capture that fell due; a merchant key is told why it cannot, as it is on the webhooks page', async () => {
+    const delayed = await authorisedPayment(server, { captureDelayHours: 2 });
     const before = server.clock.now().getTime();
     const { page } = await signedIn(COMPANY_KEY);
     await page.getByRole('link', { name: 'Sandbox clock' }).click();
     await heading(page, 'Sandbox clock').waitFor();
 
     await page.getByLabel('Move forward by').fill('1');
-    await page.getByLabel('Unit').selectOption('days');
+    expect(await page.getByLabel('Unit').inputValue()).toBe('days');
     await page.getByRole('button', { name: 'Advance the clock' }).click();
 
     await page.getByRole('status').filter({ hasText: 'The clock moved 1 day forward' }).waitFor();
     expect(server.clock.now().getTime() - before).toBeGreaterThanOrEqual(86_400_000);
-    await screenshots(page, 'clock');
+    const due = page.getByRole('table', { name: /What fell due/ });
+    await due.locator('tr', { hasText: delayed }).waitFor();
+    expect(await due.locator('tr', { hasText: delayed }).textContent()).toContain('Delayed capture');
+    await screenshots(page, 'clock-advanced');
 
     const merchant = await signedIn(MERCHANT_KEY);
     // The merchant key has no webhook role: management refuses the list, and the page says why.

@@ -1,11 +1,73 @@
 import { useEffect, useState } from 'preact/hooks';
-import { checkoutApi, errorText, failureText, type SandboxClock } from '../api.js';
+import { checkoutApi, type ClockAdvance, consoleApi, type DueItem, errorText, failureText, type SandboxClock } from '../api.js';
 import { usePageTitle, useShell } from '../shell.js';
-import { ErrorMessage } from '../components.js';
+import { ErrorMessage, TableRegion } from '../components.js';
 import { formatDuration, formatTime } from '../format.js';
-import { formText } from '../router.js';
+import { formText, Link } from '../router.js';
 
 const UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const;
+
+const KIND: Record<DueItem['kind'], string> = {
+  delayedCapture: 'Delayed capture',
+  paymentSettlement: "Pending payment's outcome",
+  webhookRetry: 'Webhook retry',
+  orderExpiry: 'Order expiry',
+  paymentLinkExpiry: 'Payment link expiry',
+  sessionExpiry: 'Checkout session expiry',
+};
+
+/** What a due item concerns, linked to its page in the console where there is one. */
+function Concerns(props: { item: DueItem }) {
+  const { item } = props;
+  return (
+    <>
+      {item.pspReference && <Link to={`/payments/${encodeURIComponent(item.pspReference)}`}>{item.pspReference}</Link>}
+      {item.id && <span class="mono"> {item.id}</span>}
+      {item.webhookId && (
+        <span>
+          {' '}
+          event {item.eventId} to webhook <span class="mono">{item.webhookId}</span>
+        </span>
+      )}
+    </>
+  );
+}
+
+function DueList(props: { advance: ClockAdvance }) {
+  const { due } = props.advance;
+  if (due.length === 0)
+    return (
+      <p>
+        Nothing fell due between {formatTime(props.advance.before)} and {formatTime(props.advance.now)}.
+      </p>
+    );
+  return (
+    <TableRegion caption={`What fell due (${due.length})`}>
+      <thead>
+        <tr>
+          <th scope="col">What</th>
+          <th scope="col">Due at</th>
+          <th scope="col">Concerns</th>
+          <th scope="col">Merchant account</th>
+        </tr>
+      </thead>
+      <tbody>
+        {due.map((item, i) => (
+          <tr key={i}>
+            <td>{KIND[item.kind] ?? item.kind}</td>
+            <td>
+              <time dateTime={item.dueAt}>{formatTime(item.dueAt)}</time>
+            </td>
+            <td>
+              <Concerns item={item} />
+            </td>
+            <td>{item.merchantAccount ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableRegion>
+  );
+}
 
 export function Clock() {
   usePageTitle('Sandbox clock');
@@ -14,6 +76,7 @@ export function Clock() {
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const [done, setDone] = useState<string | undefined>();
+  const [advanced, setAdvanced] = useState<ClockAdvance | undefined>();
   const [busy, setBusy] = useState(false);
 
   const load = async () => {
@@ -38,10 +101,12 @@ export function Clock() {
     setBusy(true);
     try {
       const seconds = count * UNITS[unit];
-      const { data, error: failure, response } = await checkoutApi.POST('/sandbox/clock/advance', { body: { seconds } });
+      const { data, error: failure, response } = await consoleApi.POST('/clock/advance', { body: { seconds } });
       if (!data) return setFormError(errorText(failure, response));
-      setClock(data);
-      const text = `The clock moved ${formatDuration(seconds)} forward: it is now ${formatTime(data.now)}.`;
+      setClock({ companyId: data.companyId, now: data.now, offsetSeconds: data.offsetSeconds });
+      setAdvanced(data);
+      const fell = data.due.length === 0 ? 'nothing fell due' : `${data.due.length} thing${data.due.length === 1 ? '' : 's'} fell due`;
+      const text = `The clock moved ${formatDuration(seconds)} forward: it is now ${formatTime(data.now)}; ${fell}.`;
       setDone(text);
       announce(text);
     } catch (cause) {
@@ -86,10 +151,13 @@ export function Clock() {
           </div>
           <div class="field">
             <label for="c-unit">Unit</label>
-            <select id="c-unit" name="unit" defaultValue="days">
+            {/* Preact sets no `defaultValue` on a select: the option says it is selected. */}
+            <select id="c-unit" name="unit">
               <option value="minutes">minutes</option>
               <option value="hours">hours</option>
-              <option value="days">days</option>
+              <option value="days" selected>
+                days
+              </option>
             </select>
           </div>
           <div class="actions">
@@ -105,9 +173,9 @@ export function Clock() {
           {done}
         </p>
       )}
+      {advanced && <DueList advance={advanced} />}
       <p class="muted">
-        The API answers the new time only, not what became due: due captures, expiries and webhook retries run as the clock passes them and show on the Payments
-        and Webhooks pages.
+        What fell due is applied by the server within about a second: captures, outcomes and webhook retries then show on the Payments and Webhooks pages.
       </p>
     </>
   );

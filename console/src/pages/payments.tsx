@@ -116,10 +116,10 @@ export function Payments() {
         </div>
         <div class="field">
           <label for="f-merchant">Merchant account</label>
-          <select id="f-merchant" name="merchantAccount" defaultValue={filters.merchantAccount}>
+          <select id="f-merchant" name="merchantAccount">
             <option value="">All</option>
             {session.merchantAccounts.map((account) => (
-              <option key={account} value={account}>
+              <option key={account} value={account} selected={account === filters.merchantAccount}>
                 {account}
               </option>
             ))}
@@ -127,10 +127,10 @@ export function Payments() {
         </div>
         <div class="field">
           <label for="f-status">Status</label>
-          <select id="f-status" name="status" defaultValue={filters.status}>
+          <select id="f-status" name="status">
             <option value="">Any</option>
             {PAYMENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
+              <option key={status} value={status} selected={status === filters.status}>
                 {statusLabel(status)}
               </option>
             ))}
