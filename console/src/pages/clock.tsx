@@ -46,8 +46,8 @@ function DueList(props: { advance: ClockAdvance }) {
       <thead>
         <tr>
           <th scope="col">What</th>
-          <th scope="col">Due at</th>
           <th scope="col">Concerns</th>
+          <th scope="col">Due at</th>
           <th scope="col">Merchant account</th>
         </tr>
       </thead>
@@ -56,10 +56,10 @@ function DueList(props: { advance: ClockAdvance }) {
           <tr key={i}>
             <td>{KIND[item.kind] ?? item.kind}</td>
             <td>
-              <time dateTime={item.dueAt}>{formatTime(item.dueAt)}</time>
+              <Concerns item={item} />
             </td>
             <td>
-              <Concerns item={item} />
+              <time dateTime={item.dueAt}>{formatTime(item.dueAt)}</time>
             </td>
             <td>{item.merchantAccount ?? ''}</td>
           </tr>
