@@ -55,7 +55,7 @@ export const streamConsoleEvents: Operation<'streamConsoleEvents'> = {
       clearTimeout(timer);
       if (!res.writableEnded) res.end();
     };
-    req.on('close', close);
+    // The response's close, not the request's: a request without a body may count as closed once read.
     res.on('close', close);
 
     /** Whether the caller may still read: a session signed out or expired, or a credential deactivated, ends the stream. */

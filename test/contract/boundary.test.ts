@@ -347,6 +347,8 @@ const PATH_OVERRIDES: Record<string, Record<string, string>> = {
 const SUCCESS_BODY: Record<string, Partial<Record<KindId, (body: Json) => Json>>> = {
   // The same payment method type for the same stores twice is refused (422): the merchant credential sets it up for a store.
   requestPaymentMethod: { c: (body) => ({ ...body, storeIds: [BOUNDARY.ecomStoreReference] }) },
+  // A minute, not the example's day: the later tests use client keys a rotation retired, valid for 24 hours of the company's clock.
+  advanceConsoleClock: { a: () => ({ seconds: 60 }), b: () => ({ seconds: 60 }) },
 };
 
 /** What a success must (not) show a merchant-level caller: only its own merchant account and credential. */
