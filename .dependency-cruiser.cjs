@@ -1,11 +1,13 @@
 /**
  * The layers of the server, each pointing only down:
- *   main (main, sandbox: the start main and the sandbox package share) → app (app, compose, seed) → operations → areas (checkout, management)
+ *   main (main, sandbox: the start main and the sandbox package share) → app (app, compose, seed) → operations → areas (checkout, management, console)
  *     → kernel (errors, auth, idempotency, events, outbound, clock, crypto, http) → store → config
  * The API reference site (docs: /docs, also served by `npm run mock`) is a feature beside the
  * areas: the app mounts it, it may use the kernel and config, and nothing below the app imports it.
  * The base paths of the two areas are written once, in server/base-paths.json (config's layer).
  * The client stands apart: server and client share only lib/ (the webhook signature).
+ * The console's browser UI (console/) stands apart too: it reaches the server only over HTTP, typed
+ * from generated/; the server's console-ui module serves its built files and knows no other layer.
  * Which database engine runs is the store's business: outside server/store/ code reaches the
  * store through its interface (index, tx, types, unavailable) and asks it for capabilities
  * (`Store.sharedBetweenProcesses`, `serializesTransactions`, `tx.beforeCommit`), never for the
@@ -18,11 +20,13 @@ const { join, relative } = require('node:path');
 const MAIN = '^server/(main|sandbox)\\.ts$';
 const APP = '^server/(app|compose|seed)\\.ts$';
 const OPERATIONS = '^server/operations\\.ts$';
-const AREAS = '^server/(checkout|management)/';
+const AREAS = '^server/(checkout|management|console)/';
 const DOCS = '^server/docs/';
 const KERNEL = '^server/kernel/';
 const STORE = '^server/store/';
 const CONFIG = '^server/((config|project-root|private-files)\\.ts|base-paths\\.json)$';
+const CONSOLE_UI = '^server/console-ui/';
+const UI = '^console/';
 
 /** The store's interface: what code outside server/store/ may import from it. */
 const STORE_INTERFACE = '^server/store/(index|tx|types|unavailable)\\.ts$';
@@ -86,6 +90,20 @@ module.exports = {
       to: { path: '^server/checkout/' },
     },
     {
+      name: 'console-not-other-areas',
+      severity: 'error',
+      comment: 'The console reads what the other areas wrote through the store and the kernel, never their code.',
+      from: { path: '^server/console/' },
+      to: { path: '^server/(checkout|management)/' },
+    },
+    {
+      name: 'other-areas-not-console',
+      severity: 'error',
+      comment: 'Areas meet only through the kernel.',
+      from: { path: '^server/(checkout|management)/' },
+      to: { path: '^server/console/' },
+    },
+    {
       name: 'docs-only-down',
       severity: 'error',
       comment: 'The API reference uses the kernel and config; never an area, the registry or the app.',
@@ -119,12 +137,33 @@ module.exports = {
     { name: 'server-not-client', severity: 'error', from: { path: '^server/' }, to: { path: '^client/' } },
     { name: 'client-not-server', severity: 'error', from: { path: '^client/' }, to: { path: '^server/' } },
     { name: 'lib-stands-alone', severity: 'error', from: { path: '^lib/' }, to: { path: '^(server|client)/' } },
+    {
+      name: 'console-ui-serves-files-only',
+      severity: 'error',
+      comment: 'The module serving the console UI reads its built files and config; it reaches no area, kernel or store.',
+      from: { path: CONSOLE_UI },
+      to: { path: '^server/', pathNot: [CONFIG, CONSOLE_UI] },
+    },
+    {
+      name: 'only-the-app-mounts-console-ui',
+      severity: 'error',
+      from: { path: '^server/', pathNot: [APP, CONSOLE_UI] },
+      to: { path: CONSOLE_UI },
+    },
+    {
+      name: 'ui-not-server',
+      severity: 'error',
+      comment: 'The browser UI holds no server code: it calls the APIs, as the signed-in credential.',
+      from: { path: UI },
+      to: { path: '^(server|client|lib|test|scripts)/' },
+    },
+    { name: 'server-not-ui', severity: 'error', from: { path: '^(server|client|lib)/' }, to: { path: UI } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|generated|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.d.ts'] },
   },
 };

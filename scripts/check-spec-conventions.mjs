@@ -19,7 +19,7 @@ for (const file of tests) {
   if (/\b(describe|test|it)\.only\(/.test(readFileSync(file, 'utf8'))) problems.push(`${relative(root, file)}: committed .only`);
 }
 
-for (const area of ['checkout', 'management', 'clientside']) {
+for (const area of ['checkout', 'management', 'clientside', 'console']) {
   const specDir = join(root, 'spec', area);
   const rootDoc = parse(readFileSync(join(specDir, 'openapi.yaml'), 'utf8'));
   const referenced = new Set();

@@ -237,6 +237,8 @@ try {
   const baseUrl = { checkout: `http://${host}:${checkout.port}${checkout.base}`, management: `http://${host}:${management.port}${management.base}` };
   const clientsideUrl = `http://${host}:${checkout.port}${CLIENTSIDE.base}`;
   baseUrl.clientside = clientsideUrl;
+  // The console's API is the sandbox's own (sessions, its request log): not mocked; its reference page names the sandbox's path.
+  baseUrl.console = BASE_PATHS.console;
   progress('starting Prism for checkout, client-side and management…');
   const prisms = await Promise.all(
     [...AREAS, CLIENTSIDE].map(async (area) => {

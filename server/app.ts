@@ -9,8 +9,9 @@ import { BARCODE_PATH, barcodeImage } from './checkout/hosted-assets/barcode-ima
 import { payByLinkPage } from './checkout/links/pay-by-link-page.js';
 import { newPspReference } from './checkout/references.js';
 import { apiDocs } from './docs/docs.js';
+import { consoleUi } from './console-ui/console-ui.js';
 import type { Deps } from './kernel/deps.js';
-import { areaOf, baseOf, CHECKOUT_BASE, CLIENTSIDE_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
+import { areaOf, baseOf, CHECKOUT_BASE, CLIENTSIDE_BASE, CONSOLE_BASE, MANAGEMENT_BASE } from './kernel/http/area.js';
 import { authentication, clientKeyAuthentication } from './kernel/http/auth.js';
 import { chain } from './kernel/http/chain.js';
 import { corsCheck, corsPreflight } from './kernel/http/cors.js';
@@ -120,13 +121,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const checkoutSpec = loadSpec('checkout');
   const managementSpec = loadSpec('management');
   const clientsideSpec = loadSpec('clientside');
-  const successStatuses = new Map([...successStatusesOf(checkoutSpec), ...successStatusesOf(managementSpec), ...successStatusesOf(clientsideSpec)]);
+  const consoleSpec = loadSpec('console');
+  const specs = [checkoutSpec, managementSpec, clientsideSpec, consoleSpec];
+  const successStatuses = new Map(specs.flatMap(successStatusesOf));
   const handlers = buildHandlers({
     ...deps,
     commands: new Commands(store, (companyId) => clock.now(companyId)),
     successStatus: (operationId) => successStatuses.get(operationId) ?? 200,
   });
-  const missing = [...operationIdsOf(checkoutSpec), ...operationIdsOf(managementSpec), ...operationIdsOf(clientsideSpec)].filter((id) => !handlers.has(id));
+  const missing = specs.flatMap(operationIdsOf).filter((id) => !handlers.has(id));
   if (missing.length > 0) throw new Error(`operations without a handler: ${missing.join(', ')}`);
 
   const app = express();
@@ -148,6 +151,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     checkout: routeTable('checkout', checkoutSpec),
     management: routeTable('management', managementSpec),
     clientside: routeTable('clientside', clientsideSpec),
+    console: routeTable('console', consoleSpec),
   };
 
   const validators = (spec: SpecDocument) =>
@@ -175,6 +179,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     // For the request log and the metrics.
     res.locals.operationId = matched.route.operationId;
     if (matched.params.merchantId !== undefined) res.locals.merchantAccount = matched.params.merchantId;
+    // For the request log (the pspReference a path names).
+    res.locals.pathParams = matched.params;
     const operation = handlers.get(matched.route.operationId)!;
     await authorizeBeforeBody(req, res, matched, operation);
     res.locals.operation = operation;
@@ -182,6 +188,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   };
 
   const authorizeBeforeBody = async (req: Request, res: Response, matched: MatchedRoute, operation: BuiltOperation) => {
+    // The console's sign-in checks the API key its body carries, as authentication would.
+    if (operation.signIn) return;
     const caller = callerOf(res);
     const { credential } = caller;
     checkCaller(caller, operation);
@@ -200,6 +208,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const dispatch: RequestHandler = async (req, res, next) => {
     const operation = res.locals.operation as BuiltOperation | undefined;
     if (!operation) throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${pathInArea(req)}` });
+    if (operation.signIn) return operation.handle(req, res, next);
     const { credential } = callerOf(res);
     keepScopedMerchant(res, await store.read((tx) => checkRequestScope(tx, credential, operation.scope, { body: req.body, query: req.query }, areaOf(req))));
     return operation.handle(req, res, next);
@@ -209,7 +218,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // validator: the other would match them against all its routes for nothing.
   const auth = [
     corsPreflight,
-    refusingBeforeBody(authentication(store, clock)),
+    refusingBeforeBody(authentication(store, clock, config.publicBaseUrl)),
     refusingBeforeBody(corsCheck(store, config.publicBaseUrl)),
     refusingBeforeBody(authorize),
   ];
@@ -227,6 +236,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     checkout: lazyValidator(() => validators(checkoutSpec)),
     management: lazyValidator(() => validators(managementSpec)),
     clientside: lazyValidator(() => validators(clientsideSpec)),
+    console: lazyValidator(() => validators(consoleSpec)),
   };
   const warmOther = (area: 'checkout' | 'management'): RequestHandler => {
     const other = area === 'checkout' ? validator.management : validator.checkout;
@@ -235,10 +245,29 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       next();
     };
   };
-  const checkoutApi = chain(warmOther('checkout'), ...auth, idempotencyKeyHeader, ...body, validator.checkout.handler, dispatch);
-  const managementApi = chain(warmOther('management'), ...auth, discardUnadoptedUploads, ...body, validator.management.handler, dispatch);
+  // The request log the console shows: every request of the three API areas, written after its answer.
+  const recorder = deps.requestRecorder;
+  const checkoutApi = chain(
+    recorder.middleware('checkout', CHECKOUT_BASE),
+    warmOther('checkout'),
+    ...auth,
+    idempotencyKeyHeader,
+    ...body,
+    validator.checkout.handler,
+    dispatch,
+  );
+  const managementApi = chain(
+    recorder.middleware('management', MANAGEMENT_BASE),
+    warmOther('management'),
+    ...auth,
+    discardUnadoptedUploads,
+    ...body,
+    validator.management.handler,
+    dispatch,
+  );
   // What Adyen's web library calls from the shopper's page: a client key only, from an allowed origin.
   const clientsideApi = chain(
+    recorder.middleware('clientside', CLIENTSIDE_BASE),
     corsPreflight,
     refusingBeforeBody(clientKeyAuthentication(store, clock)),
     refusingBeforeBody(corsCheck(store, config.publicBaseUrl)),
@@ -247,6 +276,20 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     idempotencyKeyHeader,
     ...body,
     validator.clientside.handler,
+    dispatch,
+  );
+  // The console's own API (spec/console): its pages are this server's, so no CORS; its sign-in
+  // takes no credential, everything else the API key or the session cookie as the other areas do.
+  const consoleAuthentication = authentication(store, clock, config.publicBaseUrl);
+  const consoleApi = chain(
+    refusingBeforeBody((req, res, next) => {
+      const matched = matchRoute(routes.console, req.method, pathInArea(req));
+      if (matched && handlers.get(matched.route.operationId)?.signIn) return next();
+      return consoleAuthentication(req, res, next);
+    }),
+    refusingBeforeBody(authorize),
+    ...body,
+    validator.console.handler,
     dispatch,
   );
   // The secured-fields page sits under the client-side base but is a page: the browser loads it
@@ -264,6 +307,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     if (within(path, CHECKOUT_BASE)) return checkoutApi(req, res, next);
     if (within(path, MANAGEMENT_BASE)) return managementApi(req, res, next);
     if (within(path, CLIENTSIDE_BASE)) return clientsideApi(req, res, next);
+    if (within(path, CONSOLE_BASE)) return consoleApi(req, res, next);
     // Pages and probes take no credential: nothing to check before their body.
     letBodyCome(req, res);
     next();
@@ -285,6 +329,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(['/hosted', '/payByLink'], freshClock(store, clock));
   app.use(hosted3ds(store, deps.redirects));
   app.use(payByLinkPage({ store, clock, vault: deps.vault, redirects: deps.redirects, publicBaseUrl: config.publicBaseUrl }));
+  app.use(consoleUi());
 
   app.use((req) => {
     throw new ApiError(ERR_NOT_FOUND_ROUTE, { message: `Not Found: no operation at ${req.method} ${req.path}` });

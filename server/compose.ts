@@ -11,6 +11,7 @@ import type { Deps } from './kernel/deps.js';
 import { Dispatcher, dispatcherOptionsFrom } from './kernel/events/dispatcher.js';
 import { removeIncomingUploads } from './kernel/http/uploads.js';
 import { Metrics } from './kernel/http/metrics.js';
+import { RequestRecorder } from './kernel/http/request-recording.js';
 import { createLogger, prettyDestination } from './kernel/logger.js';
 import { AndroidProcessor } from './management/android/android-processor.js';
 import { seedDemoData } from './seed.js';
@@ -91,8 +92,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     dispatcherOptionsFrom(config),
   );
   const appStore = options.wrapStore ? options.wrapStore(store) : store;
+  const requestRecorder = new RequestRecorder({ store, clock, logger });
   return {
-    deps: { config, store: appStore, clock, sandboxClock, redirects, vault, logger, metrics, android },
+    deps: { config, store: appStore, clock, sandboxClock, redirects, vault, logger, metrics, android, requestRecorder },
     store,
     sandboxClock,
     dispatcher,
@@ -104,6 +106,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       await android.recover();
     },
     async close() {
+      // The request log's last entries, before the store closes.
+      await requestRecorder.close();
       await dispatcher.stop();
       await android.idle();
       await store.close();

@@ -27,6 +27,12 @@ import * as terminal from './management/terminal-settings/terminal-settings.js';
 import * as stores from './management/stores/stores.js';
 import * as terminals from './management/terminals/terminals.js';
 import * as users from './management/users/users.js';
+import * as consoleSession from './console/session.js';
+import * as consoleRequests from './console/requests.js';
+import * as consolePayments from './console/payments.js';
+import * as consoleStream from './console/stream.js';
+import * as consoleDeliveries from './console/deliveries.js';
+import * as consoleClock from './console/clock.js';
 import type { HandlerDeps, Operation, OperationId } from './kernel/http/handler.js';
 
 export type { OperationId };
@@ -48,7 +54,7 @@ const STORES_WRITE = [ROLES.storesReadWrite];
 const TERMINALS_READ = [ROLES.terminalActionsRead, ROLES.terminalActionsReadWrite];
 
 /**
- * Every operation of the three specs, by operationId: the join key of spec, handler, test and
+ * Every operation of the four specs, by operationId: the join key of spec, handler, test and
  * examples. `satisfies` makes an operation without a handler a type error.
  */
 export const OPERATIONS = {
@@ -235,6 +241,23 @@ export const OPERATIONS = {
   createNewMerchantUser: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.createNewMerchantUser },
   getMerchantUserDetails: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.getMerchantUserDetails },
   updateMerchantUser: { requires: [ROLES.usersReadWrite], scope: 'merchantPath', handler: users.updateMerchantUser },
+  // The console (spec/console): the session's credential, scoped by its handlers to what that credential reaches.
+  createConsoleSession: { requires: 'authenticated', scope: 'self', signIn: true, handler: consoleSession.createConsoleSession },
+  getConsoleSession: { requires: 'authenticated', scope: 'self', handler: consoleSession.getConsoleSession },
+  deleteConsoleSession: { requires: 'authenticated', scope: 'self', handler: consoleSession.deleteConsoleSession },
+  listConsoleRequests: { requires: 'authenticated', scope: 'self', handler: consoleRequests.listConsoleRequests },
+  getConsoleRequest: { requires: 'authenticated', scope: 'self', handler: consoleRequests.getConsoleRequest },
+  // Payments are what the checkout roles reach.
+  listConsolePayments: { requires: CHECKOUT_ROLES, scope: 'self', handler: consolePayments.listConsolePayments },
+  getConsolePaymentTimeline: { requires: CHECKOUT_ROLES, scope: 'self', handler: consolePayments.getConsolePaymentTimeline },
+  streamConsoleEvents: { requires: CHECKOUT_ROLES, scope: 'self', handler: consoleStream.streamConsoleEvents },
+  listConsoleWebhookDeliveries: {
+    requires: [ROLES.webhooksRead, ROLES.webhooksReadWrite],
+    scope: 'self',
+    handler: consoleDeliveries.listConsoleWebhookDeliveries,
+  },
+  // As checkout's advanceSandboxClock: the whole company's time, so a company-level credential only.
+  advanceConsoleClock: { requires: 'authenticated', scope: 'ownCompany', handler: consoleClock.advanceConsoleClock },
 } satisfies { [Id in OperationId]: OperationEntry<Id> };
 
 /** An operation ready to serve: its policy, whether it is rate-limited, and its handler. */
@@ -252,6 +275,7 @@ export function buildHandlers(deps: HandlerDeps): Map<string, BuiltOperation> {
       requires: entry.requires,
       scope: entry.scope,
       ...(entry.clientKey && { clientKey: true }),
+      ...(entry.signIn && { signIn: true }),
       rateLimited: entry.rateLimited === true,
       handle,
     });

@@ -24,7 +24,7 @@ function baseOf(req: Request, publicBaseUrl: string): string {
 const send = (res: Response, answer: DocsAnswer) => res.status(answer.status).set(answer.headers).end(answer.body);
 
 /**
- * GET /docs (a landing page), /docs/checkout, /docs/management and /docs/clientside (Scalar), their specs and
+ * GET /docs (a landing page), /docs/checkout, /docs/management, /docs/clientside and /docs/console (Scalar), their specs and
  * Scalar's browser build (/docs/assets/<version>/…, compressed, cached for a year), all served
  * by this process.
  */
@@ -40,7 +40,12 @@ export function apiDocs(options: { publicBaseUrl: string; credentials: DocsCrede
     const base = baseOf(req, options.publicBaseUrl);
     return {
       kind: 'server',
-      baseUrl: { checkout: `${base}${AREA_BASE.checkout}`, management: `${base}${AREA_BASE.management}`, clientside: `${base}${AREA_BASE.clientside}` },
+      baseUrl: {
+        checkout: `${base}${AREA_BASE.checkout}`,
+        management: `${base}${AREA_BASE.management}`,
+        clientside: `${base}${AREA_BASE.clientside}`,
+        console: `${base}${AREA_BASE.console}`,
+      },
       credentials: options.credentials,
     };
   };

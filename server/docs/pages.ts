@@ -23,12 +23,17 @@ export { loadMarkdown } from './first-view.js';
  * a year-long immutable cache. The package is held at the last release whose packages declare
  * Node 20 (`engines`), which ships the classic standalone build only.
  */
-export type DocsArea = 'checkout' | 'management' | 'clientside';
-export const DOCS_AREAS: readonly DocsArea[] = ['checkout', 'management', 'clientside'];
+export type DocsArea = 'checkout' | 'management' | 'clientside' | 'console';
+export const DOCS_AREAS: readonly DocsArea[] = ['checkout', 'management', 'clientside', 'console'];
 export const AREA_BASE: Record<DocsArea, string> = BASE_PATHS;
-const TITLE: Record<DocsArea, string> = { checkout: 'Checkout API v71', management: 'Management API v3', clientside: 'Client-side API (Adyen Web)' };
-/** The security scheme "Try it" opens with: an API key in a header, or (client-side) a client key in the query. */
-const SECURITY_SCHEME: Record<DocsArea, string> = { checkout: 'ApiKeyAuth', management: 'ApiKeyAuth', clientside: 'ClientKeyAuth' };
+const TITLE: Record<DocsArea, string> = {
+  checkout: 'Checkout API v71',
+  management: 'Management API v3',
+  clientside: 'Client-side API (Adyen Web)',
+  console: 'Console API (the sandbox console)',
+};
+/** The security scheme "Try it" opens with: an API key in a header (the console takes one too), or (client-side) a client key in the query. */
+const SECURITY_SCHEME: Record<DocsArea, string> = { checkout: 'ApiKeyAuth', management: 'ApiKeyAuth', clientside: 'ClientKeyAuth', console: 'ApiKeyAuth' };
 
 /** Scalar's browser build, one classic script in dist/browser/ that defines `window.Scalar`. */
 const SCALAR_ENTRY = 'standalone.js';
@@ -139,7 +144,10 @@ cannot be shown again (start with an empty database, or set the variable).</p>`;
 <p>The client-side API is what Adyen's web library (Drop-in, Components) calls from the shopper's browser: a client key in
 the query authenticates it, not an API key.</p>
 <p>Each reference page renders the bundled OpenAPI document of its area (<a href="/docs/checkout/openapi.json">checkout</a>,
-<a href="/docs/management/openapi.json">management</a>, <a href="/docs/clientside/openapi.json">client-side</a>).</p>
+<a href="/docs/management/openapi.json">management</a>, <a href="/docs/clientside/openapi.json">client-side</a>,
+<a href="/docs/console/openapi.json">console</a>).</p>
+<p>The console API is what the sandbox console at <code>/console</code> calls: it signs in with an API key (a session cookie) and
+shows the request log, payments and their timelines, and webhook deliveries of that credential's reach.</p>
 </body></html>`;
 }
 

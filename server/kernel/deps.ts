@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { CardVault } from './crypto/card-vault.js';
 import type { RedirectSigner } from './crypto/redirect-signer.js';
 import type { Metrics } from './http/metrics.js';
+import type { RequestRecorder } from './http/request-recording.js';
 import type { Logger } from './logger.js';
 import type { Store } from '../store/tx.js';
 
@@ -29,4 +30,6 @@ export interface Deps {
   metrics: Metrics;
   /** Reads uploaded APKs in the background. */
   android: JobQueue;
+  /** Writes the request log the console shows, off the requests' path. */
+  requestRecorder: RequestRecorder;
 }

@@ -4,8 +4,8 @@
  * (spec/shared/components/schemas). Tests import the constants below.
  */
 
-/** The API areas; client-side calls answer errors in the checkout area's body. */
-export type Area = 'checkout' | 'management' | 'clientside';
+/** The API areas; client-side calls answer errors in the checkout area's body, the console's in management's. */
+export type Area = 'checkout' | 'management' | 'clientside' | 'console';
 export type ErrorType = 'validation' | 'security' | 'configuration' | 'internal';
 
 export interface InvalidField {

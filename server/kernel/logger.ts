@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 import type { LogLevel } from '../config.js';
+import { SECRET_FIELDS } from './redaction.js';
 
 export type { LogLevel };
 
@@ -17,29 +18,12 @@ export interface Logger {
   readonly pino: Pino;
 }
 
-/** Field names whose values never reach a log line, at any of the first three levels of nesting. */
-export const REDACTED_FIELDS = [
-  'authorization',
-  'Authorization',
-  'x-api-key',
-  'X-API-Key',
-  'apiKey',
-  'password',
-  'hmacKey',
-  'number',
-  'cvc',
-  'expiryMonth',
-  'expiryYear',
-  'encryptedCardNumber',
-  'encryptedSecurityCode',
-  'encryptedExpiryMonth',
-  'encryptedExpiryYear',
-  'encryptedPassword',
-  'encryptedHmacKey',
-  'iban',
-  'IBAN',
-  'cookie',
-];
+/**
+ * Field names whose values never reach a log line, at any of the first three levels of nesting:
+ * the secrets of kernel/redaction.ts (the stored request log redacts the same), as written and
+ * with the spellings headers and bodies use.
+ */
+export const REDACTED_FIELDS = [...new Set([...SECRET_FIELDS, 'Authorization', 'X-API-Key', 'IBAN'])];
 
 const REDACT_PATHS = REDACTED_FIELDS.flatMap((field) => {
   const key = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;

@@ -83,6 +83,15 @@ export interface Companies {
   name: string;
 }
 
+export interface ConsoleSessions {
+  companyId: string;
+  createdAt: IsoTimestamp;
+  credentialId: string;
+  expiresAt: IsoTimestamp;
+  keyHash: string;
+  tokenHash: string;
+}
+
 export interface DeliveryAttempts {
   attemptedAt: IsoTimestamp;
   durationMs: Int;
@@ -90,6 +99,7 @@ export interface DeliveryAttempts {
   eventId: Int;
   id: Generated<Int>;
   outcome: string;
+  responseExcerpt: string | null;
   statusCode: Int | null;
   webhookId: string;
 }
@@ -292,6 +302,27 @@ export interface RateLimits {
   tokens: number;
 }
 
+export interface RequestLog {
+  area: string;
+  companyId: string;
+  credentialId: string | null;
+  credentialUsername: string | null;
+  durationMs: Int;
+  id: Generated<Int>;
+  idempotencyKey: string | null;
+  merchantAccount: string | null;
+  method: string;
+  occurredAt: IsoTimestamp;
+  operationId: string | null;
+  path: string;
+  pspReference: string | null;
+  query: string | null;
+  requestBody: string | null;
+  requestId: string;
+  responseBody: string | null;
+  status: Int;
+}
+
 export interface RetiredClientKeys {
   clientKey: string;
   credentialId: string;
@@ -450,6 +481,7 @@ export interface DB {
   apiKeys: ApiKeys;
   checkoutSessions: CheckoutSessions;
   companies: Companies;
+  consoleSessions: ConsoleSessions;
   deliveryAttempts: DeliveryAttempts;
   disputes: Disputes;
   donations: Donations;
@@ -463,6 +495,7 @@ export interface DB {
   payments: Payments;
   payoutSettings: PayoutSettings;
   rateLimits: RateLimits;
+  requestLog: RequestLog;
   retiredClientKeys: RetiredClientKeys;
   sealedSecrets: SealedSecrets;
   settings: Settings;

@@ -17,6 +17,8 @@ import { webhooksStore } from './areas/webhooks.js';
 import { usersStore } from './areas/users.js';
 import { donationsStore } from './areas/donations.js';
 import { disputesStore } from './areas/disputes.js';
+import { consoleStore } from './areas/console.js';
+import { requestLogStore } from './areas/request-log.js';
 import type { Db } from './db.js';
 import type { Merchant } from './records/accounts.js';
 
@@ -95,6 +97,8 @@ export function openTx(db: Db, lastWrites?: LastWrite[]) {
     users: usersStore(db),
     donations: donationsStore(db),
     disputes: disputesStore(db),
+    console: consoleStore(db),
+    requestLog: requestLogStore(db),
   };
 }
 

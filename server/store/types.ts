@@ -7,3 +7,4 @@ export type * from './records/checkout.js';
 export type * from './records/webhooks.js';
 export type * from './records/merchant-settings.js';
 export type * from './records/page.js';
+export type * from './records/console.js';

@@ -68,7 +68,7 @@ const operationsOf = (area: string) => {
     expect(await response.json()).toMatchObject({ companyId: 'DemoCompany', offsetSeconds: 0 });
   };
 
-  test('When /docs is opened, then it links the three reference pages and explains the demo keys', async () => {
+  test('When /docs is opened, then it links the four reference pages and explains the demo keys', async () => {
     const page = await browser.newPage();
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -79,6 +79,7 @@ const operationsOf = (area: string) => {
     expect(await page.locator('a[href="/docs/checkout"]').count()).toBe(1);
     expect(await page.locator('a[href="/docs/management"]').count()).toBe(1);
     expect(await page.locator('a[href="/docs/clientside"]').count()).toBe(1);
+    expect(await page.locator('a[href="/docs/console"]').count()).toBe(1);
     const text = await page.locator('body').innerText();
     expect(text).toContain('DEMO_COMPANY_API_KEY');
     expect(text).toContain('X-API-Key');
@@ -179,6 +180,15 @@ const operationsOf = (area: string) => {
     };
     expect(spec.servers[0]!.url).toBe(server.clientsideUrl);
     expect(spec.info.description).toContain('client key in the `clientKey` query parameter');
+  });
+
+  test('When /docs/console is asked for, then its first view lists every console operation and Try it sends to the console base', async () => {
+    const html = await (await fetch(`${server.baseUrl}/docs/console`)).text();
+    const operations = operationsOf('console');
+    expect(operations.length).toBe(9);
+    expect(operations.filter((op) => !html.includes(`id="op-${op.operationId}"`)).map((op) => op.operationId)).toEqual([]);
+    const spec = (await (await fetch(`${server.baseUrl}/docs/console/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    expect(spec.servers[0]!.url).toBe(server.consoleUrl);
   });
 
   test("When Scalar's files are asked for, then they come compressed, under the package version, cacheable for a year", async () => {

@@ -195,7 +195,22 @@ const pendingPayPal: Arrange = async (target, c) => {
   return { body: { ...(c.body as object), pspReference: pending.pspReference, paymentData: pending.action.paymentData } };
 };
 
+/** The console's log entry of a new payment, once written (the log is written about a second after the answer). */
+async function loggedPayment(target: Target): Promise<Arranged> {
+  const psp = (await payment(target)).pspReference as string;
+  for (let tries = 0; tries < 100; tries++) {
+    const response = await fetch(`${target.baseUrl.console}/requests?pspReference=${psp}`, { headers: target.headers });
+    const page = (await response.json()) as { data?: Array<{ id: string }> };
+    if (page.data?.[0]) return { path: { requestLogId: page.data[0].id } };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`arranging: the request log never showed the payment ${psp}`);
+}
+
 export const ARRANGE: Record<string, Arrange> = {
+  getConsoleRequest: loggedPayment,
+  getConsolePaymentTimeline: async (target) => ({ path: { pspReference: (await payment(target)).pspReference as string } }),
+  listConsoleWebhookDeliveries: async (target) => ({ path: { webhookId: await webhook(target) } }),
   captureAuthorisedPayment: onPayment(),
   cancelAuthorisedPaymentByPspReference: onPayment(),
   refundOrCancelPayment: onPayment(),

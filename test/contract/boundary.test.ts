@@ -1,11 +1,13 @@
 /**
- * The authorization boundary, table-driven from the bundled specs: every operation of the three
+ * The authorization boundary, table-driven from the bundled specs: every operation of the four
  * specs is called as each kind of caller (a company credential with every role, one without the
  * role the operation needs, a merchant-level credential in scope, one out of scope, a
  * merchant-level credential aimed at a company resource, no key, a wrong key) and answers the
  * status its row says. Client-side operations are called with each credential's client key from a
  * page's Origin, and also with an API key instead (never read there) and from an origin the
- * credential does not allow. Every refusal leaves every table, the upload folder, the outbox and the rate-limit slots
+ * credential does not allow. Console operations are called with each kind's session cookie and
+ * CSRF token (its sign-in with each kind's key in the body), and every unsafe checkout and
+ * management operation with a company session's cookie but no CSRF token. Every refusal leaves every table, the upload folder, the outbox and the rate-limit slots
  * as they were. The example requests and their arrangements are the contract suite's.
  */
 import type { OperationId } from '../../server/operations.js';
@@ -31,7 +33,7 @@ import { ARRANGE, closeArranged } from './arrange.js';
 import { type Area, type Arranged, type ExampleCase, exampleCases, replay, type Target } from './suite.js';
 
 type Json = Record<string, any>;
-const AREAS: Area[] = ['checkout', 'management', 'clientside'];
+const AREAS: Area[] = ['checkout', 'management', 'clientside', 'console'];
 
 /** Every operation of the bundled JSON specs (what the server loads), with its documented statuses. */
 const SPEC_OPERATIONS = AREAS.flatMap((area) => {
@@ -241,6 +243,18 @@ const ROWS: Record<string, Row> = {
   createNewMerchantUser: merchantPath(),
   getMerchantUserDetails: merchantPath(),
   updateMerchantUser: merchantPath(),
+  // The console, called with each kind's session cookie (and its CSRF token); its sign-in with each kind's key in the body.
+  createConsoleSession: self(ok),
+  getConsoleSession: self(ok),
+  deleteConsoleSession: self(ok),
+  listConsoleRequests: self(ok),
+  // An entry of a DemoMerchantECOM payment: out of the POS credential's scope, so not found.
+  getConsoleRequest: { scope: 'self', lacking: ok, ecom: ok, pos: 404, posCode: '30_112' },
+  listConsolePayments: self(403),
+  getConsolePaymentTimeline: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
+  streamConsoleEvents: self(403),
+  listConsoleWebhookDeliveries: { scope: 'self', lacking: 403, ecom: ok, pos: 404, posCode: '30_112' },
+  advanceConsoleClock: { scope: 'ownCompany', lacking: ok, ecom: 403, pos: 403, posCode: '00_403' },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -293,8 +307,15 @@ function expectedFor(op: string, kind: KindId): Outcome {
       return 401;
   }
 }
+/** The sign-in takes its key in the body: without one it is a validation error, not a refusal of a caller. */
+const SIGN_IN = 'createConsoleSession';
 const kindsOf = (op: string): Kind[] =>
-  KINDS.filter((k) => (k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope)) && (area(op) === 'clientside' || !CLIENTSIDE_ONLY.includes(k.id)));
+  KINDS.filter(
+    (k) =>
+      (k.id !== 'e' || COMPANY_SCOPES.includes(ROWS[op]?.scope as Scope)) &&
+      (area(op) === 'clientside' || !CLIENTSIDE_ONLY.includes(k.id)) &&
+      (op !== SIGN_IN || k.id !== 'noKey'),
+  );
 
 /** Arrangements made with the caller's own credential: `/me/allowedOrigins/{originId}` names the caller's origin. */
 const ARRANGED_BY_CALLER = new Set(['getAllowedOriginDetails', 'removeAllowedOrigin']);
@@ -325,6 +346,8 @@ const PATH_OVERRIDES: Record<string, Record<string, string>> = {
 const SUCCESS_BODY: Record<string, Partial<Record<KindId, (body: Json) => Json>>> = {
   // The same payment method type for the same stores twice is refused (422): the merchant credential sets it up for a store.
   requestPaymentMethod: { c: (body) => ({ ...body, storeIds: [BOUNDARY.ecomStoreReference] }) },
+  // A minute, not the example's day: the later tests use client keys a rotation retired, valid for 24 hours of the company's clock.
+  advanceConsoleClock: { a: () => ({ seconds: 60 }), b: () => ({ seconds: 60 }) },
 };
 
 /** What a success must (not) show a merchant-level caller: only its own merchant account and credential. */
@@ -332,6 +355,17 @@ const SUCCESS_CHECK: Record<string, Partial<Record<KindId, (body: Json) => void>
   listMerchantAccounts: {
     c: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantECOM']),
     d: (body) => expect(body.data.map((m: Json) => m.id)).toEqual(['DemoMerchantPOS']),
+  },
+  listConsolePayments: {
+    c: (body) => expect([...new Set(body.data.map((p: Json) => p.merchantAccount))]).toEqual(['DemoMerchantECOM']),
+    d: (body) => expect([...new Set(body.data.map((p: Json) => p.merchantAccount))]).not.toContain('DemoMerchantECOM'),
+  },
+  listConsoleRequests: {
+    // Of DemoMerchantECOM's entries, only the requests the POS credential made itself (refused ones among them).
+    d: (body) =>
+      expect(
+        body.data.filter((e: Json) => e.merchantAccount === 'DemoMerchantECOM' && e.credentialUsername !== `ws_${BOUNDARY.posAll}@Company.DemoCompany`),
+      ).toEqual([]),
   },
   listStores: {
     c: (body) => expect([...new Set(body.data.map((s: Json) => s.merchantId))]).toEqual(['DemoMerchantECOM']),
@@ -356,7 +390,7 @@ let keys: BoundaryKeys;
 const exercised: Array<[string, KindId]> = [];
 
 const targetOn = (on: BoundaryServer, key: string | undefined): Target => ({
-  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl, clientside: on.server.clientsideUrl },
+  baseUrl: { checkout: on.server.checkoutUrl, management: on.server.managementUrl, clientside: on.server.clientsideUrl, console: on.server.consoleUrl },
   headers: key === undefined ? {} : { 'X-API-Key': key },
   preferExample: false,
 });
@@ -388,9 +422,43 @@ function clientsideCall(op: string, kind: Kind, arranged: Arranged): { target: T
   return { target: { ...target, headers: { ...target.headers, Origin: PAGE } }, arranged: { ...arranged, query: { ...arranged.query, [param]: clientKey } } };
 }
 
-/** The call a kind of caller makes: with its API key, or from a page for a client-side operation. */
-function callAs(op: string, kind: Kind, arranged: Arranged): { target: Target; arranged: Arranged } {
+/** A session cookie that names no session. */
+const UNKNOWN_SESSION = `console_session=${'B'.repeat(43)}`;
+
+/**
+ * How a kind of caller calls a console operation: as the console page does, with the session its
+ * key signs in to (the cookie and the CSRF token; no key: no cookie; a wrong key: a cookie of no
+ * session). The sign-in itself carries the kind's key in its body.
+ */
+async function consoleCall(op: string, kind: Kind, arranged: Arranged): Promise<{ target: Target; arranged: Arranged }> {
+  const key = kind.key(op, keys);
+  const target = targetWith(undefined);
+  if (op === SIGN_IN) return { target, arranged: { ...arranged, body: { apiKey: key } } };
+  if (kind.id === 'wrongKey') return { target: { ...target, headers: { Cookie: UNKNOWN_SESSION } }, arranged };
+  if (key === undefined) return { target, arranged };
+  const response = await fetch(`${bs.server.consoleUrl}/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: key }),
+  });
+  const session = (await response.json()) as Json;
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { target: { ...target, headers: { Cookie: cookie, 'X-Console-Csrf': session.csrfToken as string } }, arranged };
+}
+
+/** The call a kind of caller makes: with its API key, from a page for a client-side operation, or with its console session. */
+async function callAs(op: string, kind: Kind, arranged: Arranged): Promise<{ target: Target; arranged: Arranged }> {
+  if (area(op) === 'console') return consoleCall(op, kind, arranged);
   return area(op) === 'clientside' ? clientsideCall(op, kind, arranged) : { target: targetWith(kind.key(op, keys)), arranged };
+}
+
+/** The live feed answers with a stream that stays open: its status and media type, then it is closed. */
+async function openStream(target: Target): Promise<{ status: number; body: undefined }> {
+  const abort = new AbortController();
+  const response = await fetch(`${target.baseUrl.console}/events/stream`, { headers: target.headers, signal: abort.signal });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  abort.abort();
+  return { status: response.status, body: undefined };
 }
 
 async function arrange(op: string, arrangerKey: string, on: BoundaryServer = bs): Promise<Arranged> {
@@ -413,7 +481,7 @@ const CHECKOUT_PROBLEM_DETAILS = new Set(['validateShopperId']);
 
 function expectErrorShape(op: string, body: Json | undefined, status: number): void {
   // Client-side errors are in the checkout area's body, as Adyen's web library reads them.
-  if (area(op) !== 'management' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
+  if (area(op) !== 'management' && area(op) !== 'console' && !CHECKOUT_PROBLEM_DETAILS.has(op)) {
     expect(body).toMatchObject({ status, errorCode: expect.any(String), message: expect.any(String), errorType: expect.any(String) });
   } else {
     expect(body).toMatchObject({
@@ -521,20 +589,83 @@ describe('Every operation as every kind of caller', () => {
     if (expected === ok) {
       const arrangedHere = await arrange(op, ARRANGED_BY_CALLER.has(op) ? key! : keys.companyAll);
       const body = SUCCESS_BODY[op]?.[kind.id];
-      const { target, arranged } = callAs(op, kind, body ? { ...arrangedHere, body: body((arrangedHere.body ?? c!.body) as Json) } : arrangedHere);
-      const result = await replay(target, c!, arranged);
+      const { target, arranged } = await callAs(op, kind, body ? { ...arrangedHere, body: body((arrangedHere.body ?? c!.body) as Json) } : arrangedHere);
+      const result = op === 'streamConsoleEvents' ? await openStream(target) : await replay(target, c!, arranged);
       // The body's schema is the contract examples' concern (examples.test.ts); here the status decides.
       expect({ status: result.status, body: result.body }).toMatchObject({ status: c!.status });
       SUCCESS_CHECK[op]?.[kind.id]?.(result.body as Json);
       return;
     }
-    const call = callAs(op, kind, await sharedArrangement(op));
+    const call = await callAs(op, kind, await sharedArrangement(op));
     const before = await bs.snapshot();
     const result = await replay(call.target, c!, call.arranged);
     expect({ status: result.status, body: result.body }).toMatchObject({ status: expected });
     expectErrorShape(op, result.body as Json, expected);
     if (kind.id === 'd' && ROWS[op]!.posCode) expect((result.body as Json).errorCode).toBe(ROWS[op]!.posCode);
     expectUnchanged(before, await bs.snapshot());
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The console's session cookie on the public APIs: the same authorization, and no cross-site writes.
+// ---------------------------------------------------------------------------------------------
+const UNSAFE_PUBLIC = SPEC_OPERATIONS.filter(
+  (o) => (o.area === 'checkout' || o.area === 'management') && EXAMPLE.get(o.operationId) && EXAMPLE.get(o.operationId)!.operation.method !== 'GET',
+).map((o) => o.operationId);
+
+describe('The console session cookie on the checkout and management APIs', () => {
+  /** A session of the company credential with every role, signed in as the console page does. */
+  const companySession = async () => {
+    const response = await fetch(`${bs.server.consoleUrl}/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiKey: keys.companyAll }),
+    });
+    return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!, csrfToken: ((await response.json()) as Json).csrfToken as string };
+  };
+
+  test.each(UNSAFE_PUBLIC)('When the cookie carries %s without the CSRF token, then the answer is 403 and nothing changed', async (op) => {
+    const { cookie } = await companySession();
+    const arranged = await sharedArrangement(op);
+    const before = await bs.snapshot();
+    const result = await replay({ ...targetWith(undefined), headers: { Cookie: cookie } }, EXAMPLE.get(op)!, arranged);
+    expect({ status: result.status }).toEqual({ status: 403 });
+    expectErrorShape(op, result.body as Json, 403);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  const SAMPLE = ['payments', 'captureAuthorisedPayment', 'setUpWebhook', 'advanceSandboxClock'];
+  test.each(SAMPLE)('When the cookie and the CSRF token carry %s from another origin, then the answer is 403 and nothing changed', async (op) => {
+    const session = await companySession();
+    const arranged = await sharedArrangement(op);
+    const before = await bs.snapshot();
+    const headers = { Cookie: session.cookie, 'X-Console-Csrf': session.csrfToken, Origin: 'https://attacker.example.com' };
+    const result = await replay({ ...targetWith(undefined), headers }, EXAMPLE.get(op)!, arranged);
+    expect(result.status).toBe(403);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test.each(SAMPLE)('When a signed-out session carries %s with its CSRF token, then the answer is 401 and nothing changed', async (op) => {
+    const session = await companySession();
+    const headers = { Cookie: session.cookie, 'X-Console-Csrf': session.csrfToken };
+    expect((await fetch(`${bs.server.consoleUrl}/session`, { method: 'DELETE', headers })).status).toBe(204);
+    const arranged = await sharedArrangement(op);
+    const before = await bs.snapshot();
+    const result = await replay({ ...targetWith(undefined), headers }, EXAMPLE.get(op)!, arranged);
+    expect(result.status).toBe(401);
+    expectUnchanged(before, await bs.snapshot());
+  });
+
+  test('When the cookie and the CSRF token carry a payment of the company credential, then it is made as with its API key', async () => {
+    const session = await companySession();
+    const result = await replay(
+      { ...targetWith(undefined), headers: { Cookie: session.cookie, 'X-Console-Csrf': session.csrfToken } },
+      EXAMPLE.get('payments')!,
+      {
+        body: buildPaymentRequest(),
+      },
+    );
+    expect(result).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
   });
 });
 

@@ -13,9 +13,9 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS with a `default` property; under native ESM the import is module.exports.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-export type Area = 'checkout' | 'management' | 'clientside';
+export type Area = 'checkout' | 'management' | 'clientside' | 'console';
 /** The areas called with an API key (the client-side one takes client keys from a page). */
-export type KeyedArea = Exclude<Area, 'clientside'>;
+export type KeyedArea = Exclude<Area, 'clientside' | 'console'>;
 
 interface Operation {
   area: Area;
@@ -76,8 +76,10 @@ export function exampleCases(area: Area, spec: Json = loadBundled(area)): Exampl
       const responses = Object.entries<Json>(op.responses).map(([status, ref]) => {
         const { node, pointer } = deref(spec, ref);
         const base = pointer ?? `#/paths/${escapePointer(path)}/${method}/responses/${status}`;
-        const media = node.content?.['application/json'];
-        return { status: Number(status), keys: Object.keys(media?.examples ?? {}), schemaPointer: `${base}/content/application~1json/schema` };
+        // JSON, or the one other media type an answer has (the console's event stream).
+        const mediaType = node.content?.['application/json'] ? 'application/json' : (Object.keys(node.content ?? {})[0] ?? 'application/json');
+        const media = node.content?.[mediaType];
+        return { status: Number(status), keys: Object.keys(media?.examples ?? {}), schemaPointer: `${base}/content/${escapePointer(mediaType)}/schema` };
       });
       const content: Json = op.requestBody?.content ?? {};
       const mediaType = (['multipart/form-data', 'application/json'] as const).find((m) => content[m]?.examples) ?? 'application/json';
@@ -127,8 +129,8 @@ export function responseValidator(area: Area, spec: Json = loadBundled(area)) {
 }
 
 export interface Target {
-  /** The client-side area only where a suite calls it (with client keys, from a page's Origin). */
-  baseUrl: Record<KeyedArea, string> & { clientside?: string };
+  /** The client-side and console areas only where a suite calls them (with client keys from a page's Origin; with a session cookie or an API key). */
+  baseUrl: Record<KeyedArea, string> & { clientside?: string; console?: string };
   headers: Record<string, string>;
   /** Ask a mock for the paired example (Prism's `Prefer` header). */
   preferExample: boolean;

@@ -21,6 +21,10 @@ export interface TestServer {
   managementUrl: string;
   /** The client-side area (what Adyen's web library calls with a client key). */
   clientsideUrl: string;
+  /** The console's API (spec/console). */
+  consoleUrl: string;
+  /** Writes the request log's queued entries now (the server writes them about once a second). */
+  flushRequestLog(): Promise<void>;
   store: Store;
   /** The sandbox clock of the demo company (the one the demo credentials belong to). */
   clock: { now(): Date };
@@ -89,6 +93,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   const managementUrl = `${baseUrl}/management/v3`;
   return {
     clientsideUrl: `${baseUrl}/checkoutshopper/test`,
+    consoleUrl: `${baseUrl}/console/api`,
+    flushRequestLog: () => deps.requestRecorder.flush(),
     baseUrl,
     checkoutUrl,
     managementUrl,

@@ -194,6 +194,27 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
     expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
   });
 
+  test('When the console signs in on one instance, then the other accepts its cookie and shows the request log the first wrote, and refuses the cookie once signed out on the first', async () => {
+    const signIn = await fetch(`${a.baseUrl}/console/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiKey: COMPANY_KEY }),
+    });
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { csrfToken } = (await signIn.json()) as { csrfToken: string };
+    const paid = await pay(a, 1234);
+    const onB = (path: string, init: RequestInit = {}) => fetch(`${b.baseUrl}/console/api${path}`, { ...init, headers: { Cookie: cookie, ...init.headers } });
+    expect((await onB('/session')).status).toBe(200);
+    // Instance a writes its log about a second after the answer.
+    await eventually(
+      async () => ((await (await onB(`/requests?pspReference=${String(paid.body.pspReference)}`)).json()) as { data: unknown[] }).data.length === 1,
+      10_000,
+      'the payment made on a is in the log b shows',
+    );
+    expect((await fetch(`${a.baseUrl}/console/api/session`, { method: 'DELETE', headers: { Cookie: cookie, 'X-Console-Csrf': csrfToken } })).status).toBe(204);
+    expect((await onB('/session')).status).toBe(401);
+  });
+
   test('When the sandbox clock is advanced on one instance, then the other sees the new time at once', async () => {
     const before = await call(b, 'GET', checkout('/sandbox/clock'));
     expect((await call(a, 'POST', checkout('/sandbox/clock/advance'), { seconds: 86_400 })).status).toBe(200);

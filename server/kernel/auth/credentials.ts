@@ -97,19 +97,35 @@ async function credentialOf(
   observeClock: (companyId: string, offsetSeconds: number) => void,
 ): Promise<Credential | typeof LEGACY> {
   const hash = tx.credentials.hashKey(presented.apiKey);
-  const found = await tx.credentials.getKeyWithCredential(hash);
+  const found = await credentialOfKeyHash(tx, hash, now, observeClock);
   if (!found) {
     if (await tx.credentials.getKey(legacyApiKeyHash(presented.apiKey))) return LEGACY;
     if (presented.username !== undefined) return credentialOfPassword(tx, presented.username, hash);
     throw new ApiError(ERR_UNAUTHORIZED);
   }
+  if (presented.username !== undefined && presented.username !== found.username) throw new ApiError(ERR_UNAUTHORIZED);
+  return found;
+}
+
+/**
+ * The active credential of a stored key, found by the key's keyed hash (a presented API key's,
+ * or the one a console session was opened with): undefined when no key has that hash, 401 when
+ * its credential is inactive or the key has expired on the company's clock.
+ */
+export async function credentialOfKeyHash(
+  tx: Tx,
+  hash: string,
+  now: (companyId: string) => Date,
+  observeClock: (companyId: string, offsetSeconds: number) => void,
+): Promise<Credential | undefined> {
+  const found = await tx.credentials.getKeyWithCredential(hash);
+  if (!found) return undefined;
   const { key, credential } = found;
   // Read with the key: the company's clock as it stands (another instance may have moved it).
   observeClock(credential.companyId, found.clockOffsetSeconds);
   if (!timingSafeEqual(Buffer.from(key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) throw new ApiError(ERR_UNAUTHORIZED);
   if (!credential.active) throw new ApiError(ERR_UNAUTHORIZED);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now(credential.companyId).getTime()) throw new ApiError(ERR_UNAUTHORIZED);
-  if (presented.username !== undefined && presented.username !== credential.username) throw new ApiError(ERR_UNAUTHORIZED);
   return credential;
 }
 

@@ -24,3 +24,15 @@ export function parseOrigin(value: string): { origin: string } | { problem: stri
 export function originAllowed(origins: AllowedOrigin[], origin: string): boolean {
   return origins.length === 0 || origins.some((o) => o.domain === origin);
 }
+
+/** Whether the Origin is this server's own address (as asked for, or as configured). */
+export function isOwnOrigin(origin: string, requested: string, publicBaseUrl: string): boolean {
+  const own = [requested, publicBaseUrl].filter(Boolean).map((base) => {
+    try {
+      return new URL(base).origin;
+    } catch {
+      return undefined;
+    }
+  });
+  return own.includes(origin);
+}

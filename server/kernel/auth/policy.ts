@@ -42,6 +42,11 @@ export interface Policy {
    * allowed origin). Every other operation refuses a client key with 401, whatever its roles.
    */
   clientKey?: true;
+  /**
+   * Takes no credential: the operation checks the one its body carries (the console's sign-in,
+   * which authenticates its API key as every operation does). Nothing else is open this way.
+   */
+  signIn?: true;
 }
 
 const forbidden = (message: string) => new ApiError(ERR_NOT_ALLOWED, { message });

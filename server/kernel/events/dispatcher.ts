@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../../config.js';
 import type { CardVault } from '../crypto/card-vault.js';
 import type { Logger } from '../logger.js';
+import { maskCardNumbers } from '../redaction.js';
 import type { Delivery } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
 import { idempotencyCutoff } from '../idempotency.js';
@@ -214,6 +215,8 @@ export class Dispatcher {
           statusCode: r.statusCode,
           error: r.error,
           durationMs: r.durationMs,
+          // What the console shows of the answer: its start, card numbers masked (the receiver's text is not ours to trust).
+          responseExcerpt: r.statusCode === null ? null : maskCardNumbers(r.body.slice(0, RESPONSE_EXCERPT_CHARS)),
         });
       }
       const stored = await tx.webhooks.get(webhook.id);
@@ -251,6 +254,9 @@ export class Dispatcher {
     });
   }
 }
+
+/** How much of a receiver's answer each attempt keeps. */
+const RESPONSE_EXCERPT_CHARS = 500;
 
 /** An attempt the sandbox fails on purpose (`failNextAttempts`): not sent, recorded as a connection failure. */
 const FAILED_ON_PURPOSE: SendResult = {

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_UNAUTHORIZED } from '../errors.js';
 import type { Caller } from './request-context.js';
+import { authenticateConsoleSession, checkConsoleRequestSource, consoleSessionToken } from '../auth/console-session.js';
 
 const PRINTABLE = /^[\x21-\x7E]{1,1024}$/;
 const CLIENT_KEY = /^[\x21-\x7E]{1,256}$/;
@@ -53,14 +54,42 @@ export function clientKeyAuthentication(store: Store, clock: Clock): RequestHand
 }
 
 /**
+ * The credential of a console session (the console's cookie, when no API key, password or client
+ * key is sent), read as its API key would be: with its company's clock.
+ */
+async function consoleSessionCaller(store: Store, clock: Clock, token: string): Promise<Caller> {
+  let observed = false;
+  const session = await authenticateConsoleSession(
+    store,
+    token,
+    (companyId) => clock.now(companyId),
+    (companyId, offsetSeconds) => {
+      observed = true;
+      clock.observe(companyId, offsetSeconds);
+    },
+  );
+  if (store.sharedBetweenProcesses && !observed) await store.read((tx) => clock.refresh(tx));
+  return { credential: session.credential, consoleSession: { tokenHash: session.tokenHash, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
+}
+
+/**
  * Authenticates every API request; a failure is 401 in the area's error shape. An API key (or
  * the password) wins over a client key; a client-key caller is marked as such, and the pipeline
- * lets it reach only client-side operations, from the credential's allowed origins.
+ * lets it reach only client-side operations, from the credential's allowed origins. Without any of
+ * them, the console's session cookie authenticates as the API key the session was opened with,
+ * from this server's own pages only, and with its CSRF token on unsafe methods.
  */
-export function authentication(store: Store, clock: Clock): RequestHandler {
+export function authentication(store: Store, clock: Clock, publicBaseUrl = ''): RequestHandler {
   return async (req, res, next) => {
     const presented = presentedCredentials({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
     const clientKey = presented ? undefined : presentedClientKey(req);
+    const sessionToken =
+      presented || clientKey || req.get('x-api-key') !== undefined || req.get('authorization') !== undefined ? undefined : consoleSessionToken(req);
+    if (sessionToken) {
+      res.locals.caller = await consoleSessionCaller(store, clock, sessionToken);
+      checkConsoleRequestSource(req, (res.locals.caller as Caller).consoleSession!.csrfToken, publicBaseUrl);
+      return next();
+    }
     if (!presented && !clientKey) throw new ApiError(ERR_UNAUTHORIZED);
     // Instances sharing a store learn another's clock advance here, before any rule reads the time
     // (a store of this process alone has no one else to move it): an API key's row brings its

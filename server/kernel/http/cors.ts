@@ -1,6 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler, Response } from 'express';
-import { originAllowed } from '../auth/origins.js';
+import { isOwnOrigin, originAllowed } from '../auth/origins.js';
 import type { Store } from '../../store/tx.js';
 import { ApiError, ERR_NOT_ALLOWED } from '../errors.js';
 import { callerOf } from './request-context.js';
@@ -50,23 +50,11 @@ export function corsCheck(store: Store, publicBaseUrl: string): RequestHandler {
     if (clientKey && !origin) {
       throw new ApiError(ERR_NOT_ALLOWED, { message: 'Not allowed: a client key is used from a web page, with the Origin of that page' });
     }
-    if (!origin || (!clientKey && sameOrigin(origin, `${req.protocol}://${req.get('host') ?? ''}`, publicBaseUrl))) return next();
+    if (!origin || (!clientKey && isOwnOrigin(origin, `${req.protocol}://${req.get('host') ?? ''}`, publicBaseUrl))) return next();
     const origins = await store.read((tx) => tx.credentials.origins(credential.id));
     grant(res, origin);
     if (!originAllowed(origins, origin))
       throw new ApiError(ERR_NOT_ALLOWED, { message: `Not allowed: the origin ${origin} is not an allowed origin of this credential` });
     next();
   };
-}
-
-/** Whether the Origin is this server's own address (as asked for, or as configured). */
-function sameOrigin(origin: string, requested: string, publicBaseUrl: string): boolean {
-  const own = [requested, publicBaseUrl].filter(Boolean).map((base) => {
-    try {
-      return new URL(base).origin;
-    } catch {
-      return undefined;
-    }
-  });
-  return own.includes(origin);
 }

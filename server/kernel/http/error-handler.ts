@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from '../logger.js';
+import { carriesConsoleSession } from '../auth/console-session.js';
 import { areaOf, CHECKOUT_BASE } from './area.js';
 import {
   ApiError,
@@ -146,7 +147,8 @@ export function toApiError(err: unknown, req: Request, bodyLimit: number): { err
 
 /** The public error body: management's problem details, checkout's ServiceError, or problem details on the checkout paths that document them. */
 function errorBody(req: Request, error: ApiError, requestId: string) {
-  if (areaOf(req) === 'management') return toManagementError(error, requestId);
+  const area = areaOf(req);
+  if (area === 'management' || area === 'console') return toManagementError(error, requestId);
   const url = req.originalUrl.split('?')[0]!;
   const path = (url.startsWith(`${CHECKOUT_BASE}/`) ? url.slice(CHECKOUT_BASE.length) : url).replace(/\/$/, '');
   return CHECKOUT_PROBLEM_PATHS.has(path) ? toCheckoutProblem(error, requestId) : toCheckoutError(error);
@@ -175,8 +177,11 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
     }
     const body = errorBody(req, error, requestIdOf(res));
     if (error.status === 401) {
-      // Not on the client-side area: a client key is no Basic credential, and a Basic challenge may make a browser ask the shopper for a password.
-      if (areaOf(req) !== 'clientside') res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+      // Not on the client-side area or the console: a client key is no Basic credential, and a Basic
+      // challenge may make a browser ask the shopper (or the console's user) for a password.
+      // Nor on a request the console's session cookie carried.
+      if (areaOf(req) !== 'clientside' && areaOf(req) !== 'console' && !carriesConsoleSession(req))
+        res.set('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
       // No credential, so no allowed origins to consult; the answer tells nothing but "this key does
       // not work", and a page must be able to read that to say so.
       const origin = req.get('origin');

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { operations as CheckoutOperations } from '../../../generated/checkout.js';
 import type { operations as ClientsideOperations } from '../../../generated/clientside.js';
+import type { operations as ConsoleOperations } from '../../../generated/console.js';
 import type { operations as ManagementOperations } from '../../../generated/management.js';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../../store/tx.js';
@@ -8,8 +9,8 @@ import type { Commands } from '../idempotency.js';
 import { type Caller, callerOf, requestIdOf } from './request-context.js';
 import { sendJson } from './send-json.js';
 
-/** Every operation of the three specs, by operationId (no two specs share one). */
-type Operations = CheckoutOperations & ManagementOperations & ClientsideOperations;
+/** Every operation of the four specs, by operationId (no two specs share one). */
+type Operations = CheckoutOperations & ManagementOperations & ClientsideOperations & ConsoleOperations;
 
 /** Operations this service sends (the spec's `webhooks`), rather than serves. */
 type OutboundOperationId = 'standardNotification';

@@ -7,6 +7,8 @@ export interface Caller {
   credential: Credential;
   /** Authenticated with the credential's client key (a browser): only client-side operations, only from its allowed origins. */
   clientKey?: true;
+  /** Authenticated by the console's session cookie: the session (to sign it out) and its CSRF token. */
+  consoleSession?: { tokenHash: string; csrfToken: string; expiresAt: string };
 }
 
 /** The request's id (kernel/http/request-log.ts gives every request one). */

@@ -74,6 +74,7 @@ const attemptFromRow = (r: Selectable<DeliveryAttempts>): DeliveryAttempt => ({
   statusCode: r.statusCode,
   error: r.error,
   durationMs: r.durationMs,
+  responseExcerpt: r.responseExcerpt,
 });
 
 const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttempts> => ({
@@ -84,6 +85,7 @@ const attemptToRow = (a: DeliveryAttempt): Insertable<DeliveryAttempts> => ({
   statusCode: a.statusCode,
   error: a.error,
   durationMs: a.durationMs,
+  responseExcerpt: a.responseExcerpt ?? null,
 });
 
 // Written with every change that reports an event: compiled once (see prepared.ts).

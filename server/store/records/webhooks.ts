@@ -102,4 +102,6 @@ export interface DeliveryAttempt {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The start of the receiver's answer (card numbers masked), when it answered; absent on attempts recorded before it was kept. */
+  responseExcerpt?: string | null;
 }

@@ -2,7 +2,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { prismArgs } from '../../../scripts/prism.mjs';
 import { freePort, waitFor } from '../../helpers/spawn-server.js';
-import type { Area } from '../suite.js';
+import type { Area as AnyArea } from '../suite.js';
+
+/** The areas the mock serves (the console's API is this server's own, not mocked). */
+type Area = Exclude<AnyArea, 'console'>;
 
 export interface PrismMocks {
   baseUrl: Record<Area, string>;
