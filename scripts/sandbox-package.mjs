@@ -6,7 +6,7 @@
 //
 // What is in it: the server bundle (server.mjs, the start of server/sandbox.ts), the files the
 // server reads at run time from beside its package.json (server/project-root.ts): the bundled specs,
-// the migrations and the hosted pages' assets; the command and the API (sandbox/src/, bundled
+// the migrations, the hosted pages' assets and the console's (dist/console/); the command and the API (sandbox/src/, bundled
 // here with esbuild, with its type declarations), and sandbox/README.md. No source map, no test.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,6 +138,7 @@ function runtimeFiles() {
   copy('server/store/migrations', () => true);
   copy('server/checkout/hosted-assets', (name) => /\.(css|js)$/.test(name));
   copy('server/checkout/secured-fields', (name) => /\.(css|js)$/.test(name));
+  copy('dist/console', () => true);
 }
 
 export async function writeSandboxPackage(bundleServer, outside) {

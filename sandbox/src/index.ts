@@ -34,8 +34,6 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox extends SandboxInfo {
-  /** The console is not part of the sandbox yet. */
-  consoleUrl?: undefined;
   /** Moves the company's sandbox clock forward (POST /sandbox/clock/advance with the company key); resolves with the clock's new time. */
   advanceClock(seconds: number): Promise<{ now: string; offsetSeconds: number }>;
   /** Stops the sandbox (SIGTERM) and waits for its process to end; its temporary data folder is removed. */
@@ -72,7 +70,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
   return {
     ...info,
-    consoleUrl: undefined,
     async advanceClock(seconds) {
       const response = await fetch(`${info.checkoutUrl}/sandbox/clock/advance`, {
         method: 'POST',

@@ -6,6 +6,8 @@ export interface SandboxInfo {
   managementUrl: string;
   /** Base address of the client-side API (Adyen Web's checkoutshopper). */
   clientsideUrl: string;
+  /** The sandbox console in a browser (sign in with either key). */
+  consoleUrl: string;
   /** Where the sandbox listens, without a path. */
   baseUrl: string;
   port: number;

@@ -261,6 +261,13 @@ export async function use(): Promise<string> {
       expect(await pay(info.checkoutUrl, info.merchantKey)).toMatchObject({ status: 200, resultCode: 'Authorised' });
       expect((await pay(info.checkoutUrl, 'not-a-key-of-this-sandbox-0000')).status).toBe(401);
 
+      // The console and the API reference work from the package alone (their browser files are in it).
+      expect(info.consoleUrl).toBe(`${info.baseUrl}/console`);
+      const consolePage = await fetch(info.consoleUrl);
+      expect(consolePage.status).toBe(200);
+      const consoleScript = /src="(\/console\/assets\/[^"]+)"/.exec(await consolePage.text())?.[1];
+      expect(consoleScript).toBeDefined();
+      expect((await fetch(`${info.baseUrl}${consoleScript!}`)).status).toBe(200);
       // The API reference works from the package alone (Scalar's browser build is carried in it).
       const reference = await fetch(`${info.baseUrl}/docs/checkout`);
       expect(reference.status).toBe(200);
