@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiCompare } from 'api-smart-diff';
 
-export const AREAS = ['checkout', 'management', 'clientside'];
+export const AREAS = ['checkout', 'management', 'clientside', 'console'];
 export const TYPES = ['breaking', 'non-breaking', 'deprecated', 'annotation', 'unclassified'];
 
 const WEBHOOK_PREFIX = 'webhook:';

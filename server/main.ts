@@ -21,6 +21,7 @@ function banner(config: Config, base: string, generatedKeys: { company?: string;
     `Payments platform (${config.mode} mode) listening on ${base}`,
     `  checkout:      ${base}/checkout/v71`,
     `  management:    ${base}/management/v3`,
+    `  console:       ${base}/console`,
     `  API reference: ${base}/docs`,
     `  health:        ${base}/health/live  ${base}/health/ready`,
     `  metrics:       ${base}/metrics`,

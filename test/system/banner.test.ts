@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { freePort, kill, type RunningProcess, spawnServer } from '../helpers/spawn-server.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
 
-const ADDRESSES = ['/checkout/v71', '/management/v3', '/docs', '/health/live', '/health/ready', '/metrics'];
+const ADDRESSES = ['/checkout/v71', '/management/v3', '/console', '/docs', '/health/live', '/health/ready', '/metrics'];
 
 /**
  * Whether an address of the banner answers as what it is named: an area's base path answers its
@@ -64,7 +64,7 @@ describe('Start banner', () => {
     }
   });
 
-  test("When the server starts, then its banner lists the server's areas, API reference, health and metrics, and each answers", async () => {
+  test("When the server starts, then its banner lists the server's areas, console, API reference, health and metrics, and each answers", async () => {
     const listed = urlsOf(server.output()).filter((url) => url.startsWith(`${server.baseUrl}/`));
     expect(listed.map((url) => url.slice(server.baseUrl.length))).toEqual(ADDRESSES);
     for (const url of listed) expect(await answers(url, COMPANY_KEY)).toMatchObject({ url, status: 200 });
