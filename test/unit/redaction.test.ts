@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { maskCardNumbers, REDACTED, redactJson, redactQuery } from '../../server/kernel/redaction.js';
+import fc from 'fast-check';
+import { maskCardNumbers, mayHoldSecrets, REDACTED, redactJson, redactQuery, SECRET_FIELDS } from '../../server/kernel/redaction.js';
 import { recordOf } from '../../server/kernel/http/request-recording.js';
 
 /** A card payment as an integration sends it with raw card data. */
@@ -159,5 +160,37 @@ describe('Redaction of stored bodies', () => {
       responseText: JSON.stringify({ pspReference: 'V4HZ4RBFJGXXGN82', paymentPspReference: 'QFQTPCQ8HXSKGK82', status: 'received' }),
     });
     expect(record.pspReference).toBe('QFQTPCQ8HXSKGK82');
+  });
+});
+
+describe('The request log keeps a body without anything to redact as it is', () => {
+  test('When a JSON text holds no secret field name and no long run of digits, then redacting it would not change it', () => {
+    const keys = fc.oneof(fc.constantFrom(...SECRET_FIELDS, 'reference', 'amount', 'value', 'encryptedX'), fc.string({ maxLength: 12 }));
+    const leaf = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.stringMatching(/^[0-9 -]{10,24}$/),
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const body = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof({ depthSize: 'small', maxDepth: 6 }, leaf, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(keys, tie('value'), { maxKeys: 5 })),
+    })).value;
+    fc.assert(
+      fc.property(body, (value) => {
+        const text = JSON.stringify(value) ?? 'null';
+        if (!mayHoldSecrets(text)) expect(JSON.stringify(redactJson(JSON.parse(text)))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('When a body names any secret field or holds a card number, then it is walked', () => {
+    for (const name of SECRET_FIELDS) expect(mayHoldSecrets(JSON.stringify({ nested: [{ [name]: 'x' }] }))).toBe(true);
+    expect(mayHoldSecrets(JSON.stringify({ encryptedAnything: 'x' }))).toBe(true);
+    expect(mayHoldSecrets(JSON.stringify(rawCardPayment))).toBe(true);
+    expect(mayHoldSecrets(JSON.stringify({ reference: 'card 5555-3412-4444-1115' }))).toBe(true);
+    expect(mayHoldSecrets(JSON.stringify({ reference: 'order-2', amount: { currency: 'EUR', value: 1000 } }))).toBe(false);
   });
 });

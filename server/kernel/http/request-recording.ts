@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { maskCardNumbers, redactJson, redactQuery } from '../redaction.js';
+import { maskCardNumbers, mayHoldSecrets, redactJson, redactQuery } from '../redaction.js';
 import type { Store } from '../../store/tx.js';
 import type { RequestLogRecord } from '../../store/types.js';
 import type { Caller } from './request-context.js';
@@ -42,10 +42,14 @@ interface Pending {
 
 const tooLong = (length: number) => `[a body of ${length} characters, not kept]`;
 
+/** A JSON text as stored: redacted (parsed and walked only when it may hold a secret), or a note of its length when too long. */
+function storedText(text: string, parsed: () => unknown): string {
+  const kept = mayHoldSecrets(text) ? JSON.stringify(redactJson(parsed())) : text;
+  return kept.length > MAX_BODY_CHARS ? JSON.stringify(tooLong(kept.length)) : kept;
+}
+
 function storedJson(value: unknown): string | null {
-  if (value === undefined) return null;
-  const text = JSON.stringify(redactJson(value));
-  return text.length > MAX_BODY_CHARS ? JSON.stringify(tooLong(text.length)) : text;
+  return value === undefined ? null : storedText(JSON.stringify(value), () => value);
 }
 
 const field = (value: unknown, name: string): string | undefined => {
@@ -56,14 +60,20 @@ const field = (value: unknown, name: string): string | undefined => {
 /** The record of a finished request: bodies redacted, the payment it concerns found in its path or answer. */
 export function recordOf(p: Pending): RequestLogRecord {
   let response: unknown;
-  if (p.responseText !== null && p.responseText.length <= MAX_BODY_CHARS) {
+  let responseBody: string | null = null;
+  const text = p.responseText;
+  if (text !== null && text.length <= MAX_BODY_CHARS) {
     try {
-      response = JSON.parse(p.responseText);
+      response = JSON.parse(text);
+      // The answers are JSON.stringify's own text: kept as they are unless they may hold a secret.
+      responseBody = storedText(text, () => response);
     } catch {
-      response = maskCardNumbers(p.responseText);
+      response = maskCardNumbers(text);
+      responseBody = JSON.stringify(response);
     }
-  } else if (p.responseText !== null) {
-    response = tooLong(p.responseText.length);
+  } else if (text !== null) {
+    response = tooLong(text.length);
+    responseBody = JSON.stringify(response);
   }
   const pspReference =
     p.pathParams.paymentPspReference ?? p.pathParams.pspReference ?? field(response, 'paymentPspReference') ?? field(response, 'pspReference') ?? null;
@@ -85,7 +95,7 @@ export function recordOf(p: Pending): RequestLogRecord {
     pspReference,
     merchantAccount,
     requestBody: storedJson(p.requestBody),
-    responseBody: response === undefined ? null : storedJson(response),
+    responseBody,
   };
 }
 
