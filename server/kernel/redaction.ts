@@ -83,11 +83,11 @@ export function maskCardNumbers(text: string): string {
 
 /**
  * Whether a JSON text as JSON.stringify writes it may hold something `redactJson` would change: a
- * field named as a secret, or 13 to 19 digits in a row. A text without either comes out of
+ * field named as a secret, or what CARD_LIKE takes for a card number. A text without either comes out of
  * redactJson unchanged, so the request log keeps it as it is without parsing and walking it.
  */
 const MAY_HOLD_SECRETS = new RegExp(
-  `"(?:${SECRET_FIELDS.map((name) => name.replace(/[-.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|encrypted[^"]*)"\\s*:|[0-9](?:[ -]?[0-9]){12,18}`,
+  `"(?:${SECRET_FIELDS.map((name) => name.replace(/[-.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|encrypted[^"]*)"\\s*:|${CARD_LIKE.source}`,
   'i',
 );
 export const mayHoldSecrets = (json: string): boolean => MAY_HOLD_SECRETS.test(json);

@@ -58,26 +58,42 @@ const field = (value: unknown, name: string): string | undefined => {
 };
 
 /** The record of a finished request: bodies redacted, the payment it concerns found in its path or answer. */
-export function recordOf(p: Pending): RequestLogRecord {
-  let response: unknown;
-  let responseBody: string | null = null;
-  const text = p.responseText;
-  if (text !== null && text.length <= MAX_BODY_CHARS) {
-    try {
-      response = JSON.parse(text);
-      // The answers are JSON.stringify's own text: kept as they are unless they may hold a secret.
-      responseBody = storedText(text, () => response);
-    } catch {
-      response = maskCardNumbers(text);
-      responseBody = JSON.stringify(response);
-    }
-  } else if (text !== null) {
-    response = tooLong(text.length);
-    responseBody = JSON.stringify(response);
+const parseOrText = (text: string | null): unknown => {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return maskCardNumbers(text);
   }
-  const pspReference =
-    p.pathParams.paymentPspReference ?? p.pathParams.pspReference ?? field(response, 'paymentPspReference') ?? field(response, 'pspReference') ?? null;
-  const merchantAccount = p.merchantAccount ?? field(p.requestBody, 'merchantAccount') ?? field(response, 'merchantAccount') ?? null;
+};
+
+export function recordOf(p: Pending): RequestLogRecord {
+  const text = p.responseText;
+  let responseBody: string | null = null;
+  // The answer parsed, only when something is read from it.
+  let parsed: { value: unknown } | undefined;
+  const response = () => (parsed ??= { value: parseOrText(text) }).value;
+  if (text !== null && text.length > MAX_BODY_CHARS) {
+    parsed = { value: tooLong(text.length) };
+    responseBody = JSON.stringify(parsed.value);
+  } else if (text !== null) {
+    // The answers are JSON.stringify's own text: kept as they are unless they may hold a secret.
+    if (/^[[{]/.test(text) && !mayHoldSecrets(text)) responseBody = text;
+    else {
+      try {
+        const value = JSON.parse(text) as unknown;
+        parsed = { value };
+        responseBody = storedText(text, () => value);
+      } catch {
+        parsed = { value: maskCardNumbers(text) };
+        responseBody = JSON.stringify(parsed.value);
+      }
+    }
+  }
+  /** A top-level field of the answer, read without parsing an answer that does not name it. */
+  const answered = (name: string) => (text?.includes(`"${name}"`) ? field(response(), name) : undefined);
+  const pspReference = p.pathParams.paymentPspReference ?? p.pathParams.pspReference ?? answered('paymentPspReference') ?? answered('pspReference') ?? null;
+  const merchantAccount = p.merchantAccount ?? field(p.requestBody, 'merchantAccount') ?? answered('merchantAccount') ?? null;
   return {
     companyId: p.companyId,
     occurredAt: p.occurredAt,
