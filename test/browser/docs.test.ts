@@ -185,7 +185,9 @@ const operationsOf = (area: string) => {
   test('When /docs/console is asked for, then its first view lists every console operation and Try it sends to the console base', async () => {
     const html = await (await fetch(`${server.baseUrl}/docs/console`)).text();
     const operations = operationsOf('console');
-    expect(operations.length).toBe(9);
+    expect(operations.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining(['createConsoleSession', 'listConsoleRequests', 'streamConsoleEvents', 'advanceConsoleClock']),
+    );
     expect(operations.filter((op) => !html.includes(`id="op-${op.operationId}"`)).map((op) => op.operationId)).toEqual([]);
     const spec = (await (await fetch(`${server.baseUrl}/docs/console/openapi.json`)).json()) as { servers: Array<{ url: string }> };
     expect(spec.servers[0]!.url).toBe(server.consoleUrl);
