@@ -267,13 +267,18 @@ export async function use(): Promise<string> {
       expect(consolePage.status).toBe(200);
       const consoleScript = /src="(\/console\/assets\/[^"]+)"/.exec(await consolePage.text())?.[1];
       expect(consoleScript).toBeDefined();
-      expect((await fetch(`${info.baseUrl}${consoleScript!}`)).status).toBe(200);
+      const consoleAsset = await fetch(`${info.baseUrl}${consoleScript!}`);
+      expect(consoleAsset.status).toBe(200);
+      // Read to the end: a body left unread keeps its connection busy, and SIGTERM waits for it.
+      await consoleAsset.arrayBuffer();
       // The API reference works from the package alone (Scalar's browser build is carried in it).
       const reference = await fetch(`${info.baseUrl}/docs/checkout`);
       expect(reference.status).toBe(200);
       const script = /href="(\/docs\/assets\/[^"]+\/standalone\.js)"/.exec(await reference.text())?.[1];
       expect(script).toBeDefined();
-      expect((await fetch(`${info.baseUrl}${script!}`)).status).toBe(200);
+      const scalar = await fetch(`${info.baseUrl}${script!}`);
+      expect(scalar.status).toBe(200);
+      await scalar.arrayBuffer();
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
