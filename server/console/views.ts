@@ -1,4 +1,5 @@
 import type { components } from '../../generated/console.js';
+import { openAmount } from '../kernel/open-amount.js';
 import type { ConsolePaymentRow } from '../store/types.js';
 import type { StoredRequestLogEntry } from '../store/types.js';
 
@@ -49,7 +50,7 @@ export function actionsOf(p: ConsolePaymentRow): ConsoleActionsView {
   const authorised = p.resultCode === 'Authorised' && !p.cancelled;
   const captured = Number(p.capturedValue);
   const capturable = Number(p.authorisedValue) - captured;
-  const refundable = captured - Number(p.refundedValue) - Number(p.chargedBackValue);
+  const refundable = openAmount({ capturedValue: captured, refundedValue: Number(p.refundedValue), chargedBackValue: Number(p.chargedBackValue) });
   const amount = (value: number) => ({ currency: p.currency, value });
   return {
     capture: authorised && !p.captureClosed && capturable > 0 ? { allowed: true, maxAmount: amount(capturable) } : { allowed: false },

@@ -2,7 +2,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { recordEvent } from '../../kernel/events/outbox.js';
 import type { Dispute, Payment } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
-import { openAmount } from '../money.js';
+import { openAmount } from '../../kernel/open-amount.js';
 import { newPspReference } from '../references.js';
 
 /**

@@ -15,7 +15,8 @@ import {
 } from '../../kernel/errors.js';
 import type { Credential, Modification, ModificationKind, Payment } from '../../store/types.js';
 import { together, type Tx } from '../../store/tx.js';
-import { type Money, openAmount } from '../money.js';
+import { openAmount } from '../../kernel/open-amount.js';
+import type { Money } from '../money.js';
 import { settleDueCapture } from '../payments/authorisation.js';
 import { assertItemsPrice } from '../payments/line-items.js';
 import { failModification, type FailableKind, isFailable } from './failure.js';

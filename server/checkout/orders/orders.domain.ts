@@ -13,7 +13,8 @@ import { recordEvent } from '../../kernel/events/outbox.js';
 import type { Credential, Order, Payment } from '../../store/types.js';
 import type { Store, Tx } from '../../store/tx.js';
 import type { Clock } from '../../kernel/clock.js';
-import { type Money, openAmount } from '../money.js';
+import { openAmount } from '../../kernel/open-amount.js';
+import type { Money } from '../money.js';
 import { recordModification } from '../modifications/modification-record.js';
 import { newOrderData, newPspReference } from '../references.js';
 
