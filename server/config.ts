@@ -41,6 +41,8 @@ export interface Config {
   webhookDispatch: boolean;
   webhookPollMs: number;
   webhookTimeoutMs: number;
+  /** How long a delivery's lease outlives its attempts' timeouts: time to record the outcome before another instance may take it. */
+  webhookLeaseMarginMs: number;
   webhookImmediateRetries: number;
   /** Waits after the immediate retries, in seconds; the last one repeats. */
   webhookRetryScheduleSeconds: number[];
@@ -187,6 +189,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   webhookDispatch: { env: 'WEBHOOK_DISPATCH', doc: 'deliver webhook events from this process', default: () => true, parse: boolean },
   webhookPollMs: { env: 'WEBHOOK_POLL_MS', doc: 'how often the dispatcher looks for due events', default: () => 250, parse: integer(10, 60_000) },
   webhookTimeoutMs: { env: 'WEBHOOK_TIMEOUT_MS', doc: 'how long a receiver may take', default: () => 10_000, parse: integer(100, 120_000) },
+  webhookLeaseMarginMs: {
+    env: 'WEBHOOK_LEASE_MARGIN_MS',
+    doc: 'how long a delivery stays leased beyond its timeout, before another instance may send it',
+    default: () => 30_000,
+    parse: integer(1000, 600_000),
+  },
   webhookImmediateRetries: { env: 'WEBHOOK_IMMEDIATE_RETRIES', doc: 'retries right after a failure', default: () => 3, parse: integer(0, 10) },
   webhookRetryScheduleSeconds: {
     env: 'WEBHOOK_RETRY_SCHEDULE',

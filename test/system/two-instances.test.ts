@@ -228,7 +228,7 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
     // dispatcher running, takes the head delivery of every webhook, whose request the receiver holds
     // (no answer); then the survivor goes on (SIGCONT) and both take payments. The doomed instance's
     // receiver timeout outlasts the rest of the test up to the kill, so it still holds those leases when it
-    // dies (a lease lasts the timeout + 30 s), and the survivor cannot take a leased head before it lapses.
+    // dies (a lease lasts the timeout + the margin), and the survivor cannot take a leased head before it lapses.
     const killDatabase = await freshDatabase(mkdtempSync(join(tmpdir(), 'sigkill-')));
     const hooks = await new Receiver().start();
     const HOOKS = 3;
@@ -252,8 +252,9 @@ onPostgres('Two server instances on one PostgreSQL database', () => {
       answered.push({ hook, pspReference: item.pspReference, eventCode: item.eventCode, at: Date.now() });
       res.writeHead(200).end('[accepted]');
     };
-    const killEnv = { ...env, ...killDatabase.env, DATABASE_POOL_SIZE: '10' };
-    const [doomed, survivor] = await Promise.all([spawnServer({ ...killEnv, WEBHOOK_TIMEOUT_MS: '30000' }), spawnServer(killEnv)]);
+    // A lease lasts the timeout + WEBHOOK_LEASE_MARGIN_MS (30 s by default; 2 s here, so the survivor waits less).
+    const killEnv = { ...env, ...killDatabase.env, DATABASE_POOL_SIZE: '10', WEBHOOK_LEASE_MARGIN_MS: '2000' };
+    const [doomed, survivor] = await Promise.all([spawnServer({ ...killEnv, WEBHOOK_TIMEOUT_MS: '15000' }), spawnServer(killEnv)]);
     survivor.child.kill('SIGSTOP');
     try {
       for (let i = 1; i <= HOOKS; i++) {

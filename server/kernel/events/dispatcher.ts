@@ -60,7 +60,7 @@ export class Dispatcher {
 
   constructor(
     private readonly deps: DispatcherDeps,
-    private readonly options: SendOptions & RetryPolicy & { pollMs: number; sandboxFaults: boolean },
+    private readonly options: SendOptions & RetryPolicy & { pollMs: number; leaseMarginMs: number; sandboxFaults: boolean },
   ) {}
 
   start(): void {
@@ -161,7 +161,7 @@ export class Dispatcher {
         return undefined; // the next round takes the new head
       }
       const sends = faults?.duplicate ? 2 : 1;
-      const leaseMs = (faults?.delaySeconds ?? 0) * 1000 + sends * this.options.timeoutMs + LEASE_MARGIN_MS;
+      const leaseMs = (faults?.delaySeconds ?? 0) * 1000 + sends * this.options.timeoutMs + this.options.leaseMarginMs;
       if (!(await tx.outbox.lease(delivery, new Date(Date.now() + leaseMs).toISOString(), new Date().toISOString()))) return undefined;
       const failOnPurpose = (faults?.failNextAttempts ?? 0) > 0 && (await tx.webhooks.spendFailure(delivery.webhookId));
       return { event: await tx.outbox.getEvent(delivery.eventId), webhook: await tx.webhooks.get(delivery.webhookId), faults, failOnPurpose };
@@ -280,14 +280,12 @@ async function reverseBatch(tx: Tx, webhookId: string, size: number): Promise<vo
   for (const [i, d] of batch.entries()) await tx.outbox.moveDelivery(webhookId, d.eventId, positions[positions.length - 1 - i]!);
 }
 
-/** How long a lease outlives the attempt's timeout (time to record the outcome). */
-const LEASE_MARGIN_MS = 30_000;
-
 /** The dispatcher's settings from the configuration; webhooks pass the same outbound guard as /forward. */
 export function dispatcherOptionsFrom(config: Config) {
   return {
     pollMs: config.webhookPollMs,
     timeoutMs: config.webhookTimeoutMs,
+    leaseMarginMs: config.webhookLeaseMarginMs,
     immediateRetries: config.webhookImmediateRetries,
     scheduleSeconds: config.webhookRetryScheduleSeconds,
     giveUpAfterSeconds: config.webhookGiveUpAfterSeconds,

@@ -1,0 +1,27 @@
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { fasterValidator } from '../dist/server/kernel/http/validator.js';
+import OpenApiValidator from 'express-openapi-validator';
+const mode = process.argv[2] ?? 'dereference';
+const fast = process.argv[3] !== 'stock';
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+let t = cpu();
+const lap = (name) => { const n = cpu(); console.log(name.padEnd(24), (n - t).toFixed(0), 'ms cpu'); t = n; };
+const spec = JSON.parse(readFileSync('generated/checkout.json', 'utf8'));
+lap('parse');
+const opts = { apiSpec: spec, validateApiSpec: false, validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false }, validateResponses: { removeAdditional: false }, validateSecurity: false, ignoreUndocumented: false, $refParser: { mode } };
+const app = express(); app.use(express.json());
+app.use(fast ? fasterValidator(opts) : OpenApiValidator.middleware(opts));
+app.use((req, res) => res.status(200).json({ resultCode: 'Authorised', pspReference: 'ABCDEFGHIJKLMNOP', merchantReference: 'x', amount: { currency: 'EUR', value: 100 } }));
+app.use((err, req, res, next) => res.status(err.status ?? 500).json({ message: err.message }));
+const server = app.listen(0); await new Promise((r) => server.once('listening', r));
+const base = `http://127.0.0.1:${server.address().port}/checkout/v71`;
+lap('app');
+const h = { 'Content-Type': 'application/json' };
+let r = await fetch(`${base}/paymentMethods`, { method: 'POST', headers: h, body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM' }) }); await r.text();
+lap(`paymentMethods ${r.status}`);
+r = await fetch(`${base}/payments`, { method: 'POST', headers: h, body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 100 }, reference: 'x', returnUrl: 'https://x.example', paymentMethod: { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' } }) }); await r.text();
+lap(`payments ${r.status}`);
+for (let i = 0; i < 200; i++) { r = await fetch(`${base}/payments`, { method: 'POST', headers: h, body: JSON.stringify({ merchantAccount: 'DemoMerchantECOM', amount: { currency: 'EUR', value: 100 }, reference: 'x', returnUrl: 'https://x.example', paymentMethod: { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' } }) }); await r.text(); }
+lap(`200 payments`);
+server.close();
