@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
+import eovAjv from 'express-openapi-validator/dist/framework/ajv/index.js';
 import eovAjvOptions from 'express-openapi-validator/dist/framework/ajv/options.js';
 import eovSchemaValidator from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import { pathToRegexp as compileRoute } from 'path-to-regexp';
@@ -71,7 +72,7 @@ class SkippedSchemaValidator {
  * optimizing passes. test/unit/validator-fast-path.test.ts expects all of them, and the
  * `openapi_validator_fast_path` metric reports them.
  */
-export const validatorFastPath = { routeLookup: false, slimDocument: false, skippedSpecValidation: false, unoptimizedCode: false };
+export const validatorFastPath = { routeLookup: false, slimDocument: false, slimPreprocessing: false, skippedSpecValidation: false, unoptimizedCode: false };
 
 /**
  * ajv runs optimizing passes over the code of every validator it compiles (`code.optimize`, on by
@@ -89,6 +90,27 @@ function withoutCodeOptimization(): void {
   prototype.baseOptions = function baseOptions(this: unknown) {
     validatorFastPath.unoptimizedCode = true;
     return { ...stockBaseOptions.call(this), code: { optimize: false } };
+  };
+}
+
+/**
+ * Every ajv instance the library makes (`createAjv`) first walks the whole document it is given,
+ * key by key (a clean-up of `x-stoplight` keys), then adds it to ajv, which walks it again. The
+ * dereferenced document shares each schema wherever it was referred to, and the walks have no
+ * memory of what they saw, so a shared schema is walked once per reference: the instances made
+ * for the schema preprocessing and for multipart bodies at each start cost about as much as
+ * compiling an operation's validators. Those instances only resolve `$ref`s, which a dereferenced
+ * document no longer has: they get the document without its paths and schemas, as the
+ * validators do (`withoutRefTargets`). The preprocessing itself still walks the paths.
+ */
+const ajvModule = eovAjv as unknown as { createRequestAjv?: (apiDoc: ApiDoc, options?: object) => unknown };
+const stockCreateRequestAjv = ajvModule.createRequestAjv;
+function slimRequestAjv(): void {
+  if (typeof stockCreateRequestAjv !== 'function' || ajvModule.createRequestAjv !== stockCreateRequestAjv) return;
+  ajvModule.createRequestAjv = function createRequestAjv(apiDoc: ApiDoc, options?: object) {
+    const slim = withoutRefTargets(apiDoc);
+    if (slim !== apiDoc) validatorFastPath.slimPreprocessing = true;
+    return stockCreateRequestAjv(slim, options);
   };
 }
 
@@ -119,6 +141,7 @@ export function fasterValidator(options: ValidatorOptions): RequestHandler[] {
   // validated gets the stock class back.
   schemaValidatorModule.OpenAPISchemaValidator = options.validateApiSpec === false ? SkippedSchemaValidator : StockSchemaValidator;
   withoutCodeOptimization();
+  if ((options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference') slimRequestAjv();
   const chain = OpenApiValidator.middleware(options) as unknown as RequestHandler[];
   const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
   const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';
