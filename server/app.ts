@@ -40,6 +40,17 @@ export function loadSpec(area: Area): SpecDocument {
   return JSON.parse(readFileSync(join(projectRoot(), 'generated', `${area}.json`), 'utf8')) as SpecDocument;
 }
 
+/**
+ * Validators by area and the settings they take, shared by every app this process builds: a
+ * validator costs hundreds of milliseconds to set up and more to compile each operation's schemas
+ * on its first request, and holds nothing of the app that made it (uploads go to the folder of
+ * the app that received them: `uploadsGoTo`). One app per process pays the same; a process that
+ * builds many (the tests, an embedding that restarts the app) pays once.
+ */
+const sharedValidators = new Map<string, RequestHandler>();
+const UPLOAD_DIR = 'uploadDir';
+const uploadsGoTo = uploadStorage((req) => String(req.app.locals[UPLOAD_DIR]));
+
 /** A validator's middleware, made when first needed (or when `load` is called). */
 function lazyValidator(make: () => RequestHandler[]): { handler: RequestHandler; load(): RequestHandler; loaded(): boolean } {
   let made: RequestHandler | undefined;
@@ -142,7 +153,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(requestLog(logger, newPspReference().slice(0, 8)));
   // Uploads stream to a temporary file, never whole into memory; the size cap stops them early
   // (413). The folder is made when an upload arrives, so that building the app touches no disk.
-  const uploads = { storage: uploadStorage(config.uploadDir), limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
+  app.locals[UPLOAD_DIR] = config.uploadDir;
+  const uploads = { storage: uploadsGoTo, limits: { fileSize: config.androidMaxApkBytes, files: 1, fields: 5 } };
   // Multipart framing and the description field around the file: a declared length beyond the
   // file limit plus this is refused before a byte is read.
   const uploadOverheadBytes = 64 * 1024;
@@ -154,7 +166,13 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     console: routeTable('console', consoleSpec),
   };
 
-  const validators = (spec: SpecDocument) =>
+  const validators = (area: Area, spec: SpecDocument): RequestHandler[] => {
+    const key = `${area} ${config.validateResponses} ${config.androidMaxApkBytes}`;
+    let shared = sharedValidators.get(key);
+    if (!shared) sharedValidators.set(key, (shared = chain(...validatorOf(spec))));
+    return [shared];
+  };
+  const validatorOf = (spec: SpecDocument) =>
     fasterValidator({
       fileUploader: uploads,
       apiSpec: spec as never,
@@ -233,10 +251,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // starting server answers its first request without loading both, and is warm for both soon
   // after. Nothing is loaded by building the app.
   const validator = {
-    checkout: lazyValidator(() => validators(checkoutSpec)),
-    management: lazyValidator(() => validators(managementSpec)),
-    clientside: lazyValidator(() => validators(clientsideSpec)),
-    console: lazyValidator(() => validators(consoleSpec)),
+    checkout: lazyValidator(() => validators('checkout', checkoutSpec)),
+    management: lazyValidator(() => validators('management', managementSpec)),
+    clientside: lazyValidator(() => validators('clientside', clientsideSpec)),
+    console: lazyValidator(() => validators('console', consoleSpec)),
   };
   const warmOther = (area: 'checkout' | 'management'): RequestHandler => {
     const other = area === 'checkout' ? validator.management : validator.checkout;

@@ -25,11 +25,13 @@ async function ensureDir(dir: string): Promise<void> {
  * A multer storage engine that streams each part to a temporary file (mode 0600, in a 0700
  * folder) and deletes it when the part fails or is aborted. Nothing is written before the
  * request passed authentication, authorization and the rate limit: the pipeline runs those
- * before the validator, which is what calls multer.
+ * before the validator, which is what calls multer. The folder is asked for per request, so one
+ * engine serves every app of a process (see the validators' cache in app.ts).
  */
-export function uploadStorage(uploadDir: string): StorageEngine {
+export function uploadStorage(uploadDirOf: (req: Request) => string): StorageEngine {
   return {
     _handleFile(req, file, done) {
+      const uploadDir = uploadDirOf(req);
       const incoming = join(uploadDir, INCOMING);
       const path = join(incoming, `${randomBytes(16).toString('hex')}.part`);
       ensureDir(uploadDir)
