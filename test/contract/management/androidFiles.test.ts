@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManagementClient } from '../../../client/index.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
@@ -45,6 +46,30 @@ describe('POST /companies/{companyId}/androidApps and GET /companies/{companyId}
       label: 'Tipping',
       description: 'Tip screen',
     });
+  });
+
+  test('When a second server in this process takes an upload, then the file goes to its own folder and it reads the APK, while the first keeps nothing of it', async () => {
+    // The two apps share their validators (and so the multipart step): the folder is each app's.
+    const second = await startServer({ androidMaxApkBytes: 64 * 1024, uploadDir: mkdtempSync(join(tmpdir(), 'second-uploads-')) });
+    try {
+      const firstFiles = listFiles(server.uploadDir);
+      const form = new FormData();
+      form.append('file', new Blob([apk({ packageName: 'com.example.second', versionCode: 2, versionName: '2.0', label: 'Second' })]), 'second.apk');
+      const response = await fetch(`${second.managementUrl}/companies/DemoCompany/androidApps`, {
+        method: 'POST',
+        headers: { 'X-API-Key': COMPANY_KEY },
+        body: form,
+      });
+      expect(response.status).toBe(200);
+      const { id } = (await response.json()) as { id: string };
+      await second.android.idle();
+      const app = await second.management.GET('/companies/{companyId}/androidApps/{id}', { params: { path: { ...c, id } } });
+      expect(app.data).toMatchObject({ status: 'ready', packageName: 'com.example.second' });
+      expect(listFiles(second.uploadDir).length).toBeGreaterThan(0);
+      expect(listFiles(server.uploadDir)).toEqual(firstFiles);
+    } finally {
+      await second.stop();
+    }
   });
 
   test('When a file that is not an APK is uploaded, then it ends invalid with an error code', async () => {
