@@ -52,9 +52,9 @@ const UPLOAD_DIR = 'uploadDir';
 const uploadsGoTo = uploadStorage((req) => String(req.app.locals[UPLOAD_DIR]));
 
 /** A validator's middleware, made when first needed (or when `load` is called). */
-function lazyValidator(make: () => RequestHandler[]): { handler: RequestHandler; load(): RequestHandler; loaded(): boolean } {
+function lazyValidator(make: () => RequestHandler): { handler: RequestHandler; load(): RequestHandler; loaded(): boolean } {
   let made: RequestHandler | undefined;
-  const load = () => (made ??= chain(...make()));
+  const load = () => (made ??= make());
   return { handler: (req, res, next) => load()(req, res, next), load, loaded: () => made !== undefined };
 }
 
@@ -166,23 +166,27 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     console: routeTable('console', consoleSpec),
   };
 
-  const validators = (area: Area, spec: SpecDocument): RequestHandler[] => {
+  // One per area and the settings it takes, shared with the other apps of this process (sharedValidators).
+  const validators = (area: Area, spec: SpecDocument): RequestHandler => {
     const key = `${area} ${config.validateResponses} ${config.androidMaxApkBytes}`;
     let shared = sharedValidators.get(key);
-    if (!shared) sharedValidators.set(key, (shared = chain(...validatorOf(spec))));
-    return [shared];
+    if (!shared) {
+      shared = chain(
+        ...fasterValidator({
+          fileUploader: uploads,
+          apiSpec: spec as never,
+          validateApiSpec: false,
+          validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
+          validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+          validateSecurity: false,
+          ignoreUndocumented: false,
+          $refParser: { mode: 'dereference' },
+        }),
+      );
+      sharedValidators.set(key, shared);
+    }
+    return shared;
   };
-  const validatorOf = (spec: SpecDocument) =>
-    fasterValidator({
-      fileUploader: uploads,
-      apiSpec: spec as never,
-      validateApiSpec: false,
-      validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
-      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: false,
-      ignoreUndocumented: false,
-      $refParser: { mode: 'dereference' },
-    });
 
   /**
    * Authorization, before anything else reads the request: the operation is looked up from the

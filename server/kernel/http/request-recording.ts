@@ -57,37 +57,29 @@ const field = (value: unknown, name: string): string | undefined => {
   return typeof found === 'string' ? found : undefined;
 };
 
-/** The record of a finished request: bodies redacted, the payment it concerns found in its path or answer. */
-const parseOrText = (text: string | null): unknown => {
-  if (text === null) return undefined;
+/** An answer read as JSON, or, when it is not JSON, as its text with card numbers masked. */
+function parseOrText(text: string): { value: unknown; json: boolean } {
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text) as unknown, json: true };
   } catch {
-    return maskCardNumbers(text);
+    return { value: maskCardNumbers(text), json: false };
   }
-};
+}
 
+/** The record of a finished request: bodies redacted, the payment it concerns found in its path or answer. */
 export function recordOf(p: Pending): RequestLogRecord {
   const text = p.responseText;
+  // The answer read only when something is taken from it (a note of its length when too long).
+  let read: { value: unknown; json: boolean } | undefined;
+  const response = (): unknown =>
+    text === null ? undefined : (read ??= text.length > MAX_BODY_CHARS ? { value: tooLong(text.length), json: false } : parseOrText(text)).value;
   let responseBody: string | null = null;
-  // The answer parsed, only when something is read from it.
-  let parsed: { value: unknown } | undefined;
-  const response = () => (parsed ??= { value: parseOrText(text) }).value;
-  if (text !== null && text.length > MAX_BODY_CHARS) {
-    parsed = { value: tooLong(text.length) };
-    responseBody = JSON.stringify(parsed.value);
-  } else if (text !== null) {
+  if (text !== null) {
     // The answers are JSON.stringify's own text: kept as they are unless they may hold a secret.
-    if (/^[[{]/.test(text) && !mayHoldSecrets(text)) responseBody = text;
+    if (text.length <= MAX_BODY_CHARS && /^[[{]/.test(text) && !mayHoldSecrets(text)) responseBody = text;
     else {
-      try {
-        const value = JSON.parse(text) as unknown;
-        parsed = { value };
-        responseBody = storedText(text, () => value);
-      } catch {
-        parsed = { value: maskCardNumbers(text) };
-        responseBody = JSON.stringify(parsed.value);
-      }
+      const value = response();
+      responseBody = read!.json ? storedText(text, () => value) : JSON.stringify(value);
     }
   }
   /** A top-level field of the answer, read without parsing an answer that does not name it. */

@@ -141,10 +141,10 @@ export function fasterValidator(options: ValidatorOptions): RequestHandler[] {
   // validated gets the stock class back.
   schemaValidatorModule.OpenAPISchemaValidator = options.validateApiSpec === false ? SkippedSchemaValidator : StockSchemaValidator;
   withoutCodeOptimization();
-  if ((options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference') slimRequestAjv();
+  const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';
+  if (dereferenced) slimRequestAjv();
   const chain = OpenApiValidator.middleware(options) as unknown as RequestHandler[];
   const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
-  const dereferenced = (options as { $refParser?: { mode?: string } }).$refParser?.mode === 'dereference';
   if (
     !instance ||
     !dereferenced ||

@@ -1,6 +1,6 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db.js';
-import { prepared } from '../prepared.js';
+import { preparedInsert } from '../prepared.js';
 import type { ConsoleScope, RequestLogFilter, RequestLogRecord, StoredRequestLogEntry } from '../records/console.js';
 import type { RequestLog } from '../schema.generated.js';
 
@@ -11,28 +11,7 @@ const fromRow = (r: Selectable<RequestLog>): StoredRequestLogEntry => ({ ...r, i
  * transaction. A multi-row insert built per batch spent more CPU in the query builder than the
  * engines spent writing it (the log is written beside every request of a busy sandbox).
  */
-const COLUMNS = [
-  'companyId',
-  'occurredAt',
-  'area',
-  'method',
-  'path',
-  'query',
-  'operationId',
-  'status',
-  'durationMs',
-  'credentialId',
-  'credentialUsername',
-  'idempotencyKey',
-  'requestId',
-  'pspReference',
-  'merchantAccount',
-  'requestBody',
-  'responseBody',
-] as const satisfies ReadonlyArray<keyof RequestLogRecord>;
-const insertEntry = prepared((db: Db, ...values: Array<RequestLogRecord[keyof RequestLogRecord]>) =>
-  db.q.insertInto('requestLog').values(Object.fromEntries(COLUMNS.map((column, i) => [column, values[i]])) as Insertable<RequestLog>),
-);
+const insertEntry = preparedInsert('requestLog');
 
 /** The request log the console shows: every checkout, management and client-side request, per company, bodies redacted. */
 export function requestLogStore(db: Db) {
@@ -52,7 +31,7 @@ export function requestLogStore(db: Db) {
   };
   return {
     insertMany: async (entries: readonly RequestLogRecord[]): Promise<void> => {
-      for (const entry of entries) await insertEntry.run(db, ...COLUMNS.map((column) => entry[column]));
+      for (const entry of entries) await insertEntry(db, entry);
     },
     /**
      * Keeps a company's newest `keep` entries of the last period: deletes what is older than

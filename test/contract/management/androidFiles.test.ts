@@ -18,11 +18,11 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const c = { companyId: 'DemoCompany' };
-async function upload(content: Buffer, name = 'app.apk', description?: string, path = 'androidApps') {
+async function upload(content: Buffer, name = 'app.apk', description?: string, path = 'androidApps', to: TestServer = server) {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   if (description) form.append('description', description);
-  const response = await fetch(`${server.managementUrl}/companies/DemoCompany/${path}`, { method: 'POST', headers: { 'X-API-Key': COMPANY_KEY }, body: form });
+  const response = await fetch(`${to.managementUrl}/companies/DemoCompany/${path}`, { method: 'POST', headers: { 'X-API-Key': COMPANY_KEY }, body: form });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 const getApp = (id: string) => server.management.GET('/companies/{companyId}/androidApps/{id}', { params: { path: { ...c, id } } });
@@ -53,15 +53,15 @@ describe('POST /companies/{companyId}/androidApps and GET /companies/{companyId}
     const second = await startServer({ androidMaxApkBytes: 64 * 1024, uploadDir: mkdtempSync(join(tmpdir(), 'second-uploads-')) });
     try {
       const firstFiles = listFiles(server.uploadDir);
-      const form = new FormData();
-      form.append('file', new Blob([apk({ packageName: 'com.example.second', versionCode: 2, versionName: '2.0', label: 'Second' })]), 'second.apk');
-      const response = await fetch(`${second.managementUrl}/companies/DemoCompany/androidApps`, {
-        method: 'POST',
-        headers: { 'X-API-Key': COMPANY_KEY },
-        body: form,
-      });
-      expect(response.status).toBe(200);
-      const { id } = (await response.json()) as { id: string };
+      const { status, body } = await upload(
+        apk({ packageName: 'com.example.second', versionCode: 2, versionName: '2.0', label: 'Second' }),
+        'second.apk',
+        undefined,
+        'androidApps',
+        second,
+      );
+      expect(status).toBe(200);
+      const id = String(body.id);
       await second.android.idle();
       const app = await second.management.GET('/companies/{companyId}/androidApps/{id}', { params: { path: { ...c, id } } });
       expect(app.data).toMatchObject({ status: 'ready', packageName: 'com.example.second' });
