@@ -79,7 +79,9 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
   });
   const { deps, dispatcher, android } = composition;
   const store = deps.store;
-  const app = createApp(deps);
+  // A test file's module registry is its own, so are the validators its apps share: the other
+  // area's validator is loaded only if the file asks that area something.
+  const app = createApp(deps, { warmValidators: false });
   const tls = join(process.cwd(), 'test', 'fixtures', 'tls');
   const server = options.https
     ? createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, app).listen(0, '127.0.0.1')
