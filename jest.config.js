@@ -7,7 +7,8 @@ const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  // jest's Node environment, in workers that end promptly (see the file).
+  testEnvironment: '<rootDir>/test/environment.mjs',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.TEST_ENGINE === 'postgres' ? engineIndependent.map((file) => `<rootDir>/${escape(file)}$`) : [])],
