@@ -29,8 +29,8 @@ export default {
   // TEST_WORKERS=<n> sets another number.
   maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
   // A worker's heap grows with the files it runs (not all that a file loaded is freed after it):
-  // one grew to 2 GB over a run, and every major garbage collection walks all of it. A worker whose heap passes 1 GB after a file is replaced by a fresh one: the SQLite run
-  // took 988 s of CPU and 556 s before, 857 s and 478 s after (five replacements), peaking at 1.5 GB
-  // instead of 2.7 GB.
+  // one grew to 2 GB over a run, and every major garbage collection walks all of it. A worker whose
+  // heap passes 1 GB after a file is replaced by a fresh one: the SQLite run took 988 s of CPU and
+  // 556 s before, 857 s and 478 s after (five replacements), peaking at 1.5 GB instead of 2.7 GB.
   workerIdleMemoryLimit: '1GB',
 };
