@@ -6,6 +6,7 @@
 //              answers the spec's examples: no secured fields, no session state)
 //   management http://127.0.0.1:4020/management/v3   (MOCK_MANAGEMENT_PORT)
 //   API reference http://127.0.0.1:4010/docs (both ports serve it; "Try it" goes to the mock)
+// A port given as 0 takes any free one; the banner names it.
 // Checkout and management paths without the prefix keep working. Send `Prefer: example=<scenario>` (or `code=<status>`)
 // to pick a spec example: docs/mock-scenarios.md lists them. An invalid request is answered with
 // an error naming the actual violations (Prism's `sl-violations`), not the spec's example error.
@@ -115,7 +116,12 @@ function proxy({ area, port }, areas, docs, baseUrl) {
     const within = ({ base }) => req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`);
     const target = areas.find(within);
     const path = target ? req.url.slice(target.base.length) || '/' : req.url;
-    const prismPort = (target ?? areas.find((a) => a.area === area)).prismPort;
+    const prismPort = (target ?? areas.find((a) => a.area === area))?.prismPort;
+    if (prismPort === undefined) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ status: 503, message: 'the mock is starting: Prism is not ready yet' }));
+      return;
+    }
     const upstream = http.request(
       { host: '127.0.0.1', port: prismPort, method: req.method, path, headers: { ...req.headers, host: `127.0.0.1:${prismPort}` } },
       (answer) => {
@@ -234,21 +240,29 @@ if (process.env.npm_lifecycle_event === 'mock') {
 try {
   const docs = await loadDocsPages();
   const [checkout, management] = AREAS;
-  const baseUrl = { checkout: `http://${host}:${checkout.port}${checkout.base}`, management: `http://${host}:${management.port}${management.base}` };
+  // The public ports are taken first: one in use fails at once, and a port given as 0 (any free
+  // one) is known before the banner names it. Until Prism answers they say 503.
+  const checkoutPrisms = [];
+  const managementPrisms = [];
+  const baseUrl = {};
+  proxies.push(await proxy(checkout, checkoutPrisms, docs, baseUrl), await proxy(management, managementPrisms, docs, baseUrl));
+  [checkout.port, management.port] = proxies.map((server) => server.address().port);
+  baseUrl.checkout = `http://${host}:${checkout.port}${checkout.base}`;
+  baseUrl.management = `http://${host}:${management.port}${management.base}`;
   const clientsideUrl = `http://${host}:${checkout.port}${CLIENTSIDE.base}`;
   baseUrl.clientside = clientsideUrl;
   // The console's API is the sandbox's own (sessions, its request log): not mocked; its reference page names the sandbox's path.
   baseUrl.console = BASE_PATHS.console;
   progress('starting Prism for checkout, client-side and management…');
-  const prisms = await Promise.all(
+  const [checkoutPrism, managementPrism, clientsidePrism] = await Promise.all(
     [...AREAS, CLIENTSIDE].map(async (area) => {
       const prismPort = await startPrism(area, children);
       progress(`Prism (${area.area}) ready`);
       return { ...area, prismPort };
     }),
   );
-  const [checkoutPrism, managementPrism, clientsidePrism] = prisms;
-  proxies.push(await proxy(checkout, [checkoutPrism, clientsidePrism], docs, baseUrl), await proxy(management, [managementPrism], docs, baseUrl));
+  checkoutPrisms.push(checkoutPrism, clientsidePrism);
+  managementPrisms.push(managementPrism);
   console.log(
     [
       `Mock ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Prism, any X-API-Key is accepted):`,
