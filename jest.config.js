@@ -1,5 +1,6 @@
 // Jest runs the TypeScript sources as native ES modules through ts-jest.
 import { readFileSync } from 'node:fs';
+import { testVendorMapper } from './scripts/test-vendor.mjs';
 
 // The PostgreSQL run leaves out the files that use no engine (the SQLite run has them).
 const engineIndependent = JSON.parse(readFileSync(new URL('./test/engine-independent.json', import.meta.url), 'utf8')).files;
@@ -13,7 +14,8 @@ export default {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.TEST_ENGINE === 'postgres' ? engineIndependent.map((file) => `<rootDir>/${escape(file)}$`) : [])],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Kysely, express and express-openapi-validator load from one file each (see the script).
+  moduleNameMapper: { ...testVendorMapper(), '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],
   },

@@ -28,6 +28,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { testVendorMapper } from './test-vendor.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -138,7 +139,10 @@ async function jestConfig() {
   const { default: config } = await import(pathToFileURL(join(root, 'jest.config.js')).href);
   // Not the suite's build, loopback guard or engine choice (a PostgreSQL run leaves engine-independent files out).
   const { globalSetup: _build, setupFiles: _loopbackOnly, testPathIgnorePatterns: _engineRun, ...rest } = config;
-  return { ...rest, rootDir: root, testTimeout: 180_000 };
+  // Nor the packages bundled for the suite (the global setup writes them): they load from node_modules.
+  const bundled = new Set(Object.keys(testVendorMapper()));
+  const moduleNameMapper = Object.fromEntries(Object.entries(config.moduleNameMapper).filter(([name]) => !bundled.has(name)));
+  return { ...rest, moduleNameMapper, rootDir: root, testTimeout: 180_000 };
 }
 
 /**

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeTestVendor } from '../scripts/test-vendor.mjs';
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -24,6 +25,8 @@ export default async function globalSetup() {
   // SKIP_BUILD=1 reuses an existing dist/ (a loop that runs test files one by one builds once).
   // `npm run build`, as `npm start` does: dist/ and the bundle dist/server.mjs that the spawned servers run.
   if (process.env.SKIP_BUILD !== '1') execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  // The packages each test file loads, one file each (scripts/test-vendor.mjs).
+  await writeTestVendor(root);
   // Servers the tests start get their database from the test helpers, never from the caller's environment.
   const given = process.env.DATABASE_URL;
   delete process.env.DATABASE_URL;

@@ -1,7 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { PostgresDialect } from 'kysely';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -11,12 +10,9 @@ import pg from 'pg';
 // place of its own. docs/performance.md ("Replaced internals of dependencies") says what each is
 // worth. Where a new pg or Kysely moves what the driver relies on, the store would fall back to
 // slower paths (or stop) without saying so: this test says so, naming the installed versions.
-const requireHere = createRequire(import.meta.url);
-const versionOf = (name: string) => {
-  const entry = requireHere.resolve(name);
-  const root = entry.slice(0, entry.lastIndexOf(`/node_modules/${name}/`) + `/node_modules/${name}`.length);
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-};
+/** The version of a package as installed (node_modules/<name>/package.json; the suite loads some packages bundled, scripts/test-vendor.mjs). */
+const versionOf = (name: string) =>
+  (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 const installed = `pg ${versionOf('pg')}, kysely ${versionOf('kysely')}`;
 
 function expectInPlace(missing: string[]): void {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { validatorFastPath } from '../../server/kernel/http/validator.js';
 import { COMPANY_KEY } from '../helpers/keys.js';
 import { startServer, type TestServer } from '../helpers/start-server.js';
@@ -9,8 +9,7 @@ import { startServer, type TestServer } from '../helpers/start-server.js';
 // docs/performance.md, "Replaced internals of dependencies", says what each is worth). An upgrade that
 // moves them falls back to the stock, slower path silently; this test makes it loud, naming the
 // installed version, and checks that the replacement route lookup answers as the validator's own did.
-const requireHere = createRequire(import.meta.url);
-const validatorPackage = requireHere.resolve('express-openapi-validator/package.json');
+const validatorPackage = join(process.cwd(), 'node_modules', 'express-openapi-validator', 'package.json');
 const { version } = JSON.parse(readFileSync(validatorPackage, 'utf8')) as { version: string };
 
 /** Fails with what is missing, the installed version and what to do about it. */
@@ -45,8 +44,11 @@ describe('Request validation with compiled routes and slim validator documents',
 
   test('When the route lookup compiles path templates, then it compiles them with the path-to-regexp the validator uses', () => {
     // validator.ts matches with its own copy of the validator's path matcher: two versions could match differently.
-    const fromValidator = createRequire(requireHere.resolve('express-openapi-validator')).resolve('path-to-regexp');
-    const ours = requireHere.resolve('path-to-regexp');
+    // Read off node_modules as Node resolves them (the suite loads both bundled, scripts/test-vendor.mjs).
+    const packageOf = (...path: string[]) => join(process.cwd(), 'node_modules', ...path, 'package.json');
+    const nested = packageOf('express-openapi-validator', 'node_modules', 'path-to-regexp');
+    const ours = packageOf('path-to-regexp');
+    const fromValidator = existsSync(nested) ? nested : ours;
     expectInternalsInPlace(fromValidator === ours ? [] : [`it matches paths with ${fromValidator}, validator.ts with ${ours}`]);
   });
 
