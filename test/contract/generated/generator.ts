@@ -212,7 +212,30 @@ function integerBounds(schema: Json): { min: number; max: number } {
   return { min: Math.max(min, -Number.MAX_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) };
 }
 
+/** The strings matching a pattern, one arbitrary per pattern (see stringArbitrary). */
+const matchingArbitraries = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: string): fc.Arbitrary<string> {
+  let arbitrary = matchingArbitraries.get(pattern);
+  if (!arbitrary) matchingArbitraries.set(pattern, (arbitrary = fc.stringMatching(new RegExp(pattern, 'u'))));
+  return arbitrary;
+}
+
+/**
+ * The strings of a schema, one arbitrary per format, pattern and length bounds. Building one is
+ * the dear part: fast-check maps all 1.1 million code points of an arbitrary of all of Unicode
+ * back to indexes (strings, e-mail addresses, domains, URLs) and parses a pattern's regular
+ * expression, 1-2 ms each. An arbitrary is immutable: the same one serves every schema with
+ * those constraints and draws the same values from the same seed.
+ */
+const stringArbitraries = new Map<string, fc.Arbitrary<string>>();
 function stringArbitrary(schema: Json): fc.Arbitrary<string> {
+  const key = JSON.stringify([schema.format, schema.pattern, schema.minLength, schema.maxLength]);
+  let arbitrary = stringArbitraries.get(key);
+  if (!arbitrary) stringArbitraries.set(key, (arbitrary = newStringArbitrary(schema)));
+  return arbitrary;
+}
+
+function newStringArbitrary(schema: Json): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = schema.maxLength ?? Number.MAX_SAFE_INTEGER;
   const within = (s: string) => s.length >= minLength && s.length <= maxLength;
@@ -238,7 +261,7 @@ function stringArbitrary(schema: Json): fc.Arbitrary<string> {
     default:
       break;
   }
-  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(within);
+  if (typeof schema.pattern === 'string') return matching(schema.pattern).filter(within);
   // Mostly printable ASCII; one in four strings draws from all of Unicode (lengths count code points, as JSON Schema does).
   const bounds = { minLength, maxLength: Math.max(minLength, Math.min(maxLength, LONGEST_GENERATED_STRING)) };
   return fc.oneof({ arbitrary: fc.string(bounds), weight: 3 }, { arbitrary: fc.string({ ...bounds, unit: 'binary' }), weight: 1 });
@@ -450,7 +473,7 @@ function constraintsOf(schemas: Schemas, input: Node, path: Segment[], walk: Wal
   }
   if (types.includes('string')) {
     const regex = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
-    const sample = regex ? (fc.sample(fc.stringMatching(regex), { seed, numRuns: 1 })[0] ?? '') : '';
+    const sample = regex ? (fc.sample(matching(schema.pattern), { seed, numRuns: 1 })[0] ?? '') : '';
     if (typeof schema.maxLength === 'number') {
       const s = tooLong(schema, regex, sample);
       push(s === undefined ? 'maxLength:not-separable' : 'maxLength', s === undefined ? { remove: true } : { set: s }, `string of ${schema.maxLength + 1} characters (max ${schema.maxLength})`);
