@@ -46,11 +46,13 @@ export interface DispatcherDeps {
  * Delivers the event outbox. Each webhook has its own queue: only its first pending event is
  * tried, so events arrive in order and a failing one holds back the later ones until it is
  * accepted or given up. Webhooks are served independently, so a slow receiver (up to its
- * timeout) never delays another. Every attempt is recorded; state lives in the store, so a
+ * timeout) never delays another. Once a webhook's head is accepted, its next due event goes out
+ * at once rather than on the next round: a backlog drains as fast as the receiver answers. Every attempt is recorded; state lives in the store, so a
  * restarted process carries on where the last one stopped (at least once).
  */
 export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private readonly running = new Map<string, Promise<void>>();
   private ticking: Promise<void> | undefined;
   private purgedAt = 0;
@@ -64,6 +66,7 @@ export class Dispatcher {
   ) {}
 
   start(): void {
+    this.stopped = false;
     this.timer ??= setInterval(() => void this.tick(), this.options.pollMs);
     this.timer.unref();
   }
@@ -71,6 +74,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.stopped = true;
     for (const wake of this.sleepers) wake();
     await this.ticking;
     await Promise.all(this.running.values());
@@ -99,11 +103,11 @@ export class Dispatcher {
    * The head deliveries that are due, each on its own company's clock. The store is asked for
    * everything due by the latest company time, then each is held to its company's.
    */
-  private async dueDeliveries(): Promise<Delivery[]> {
+  private async dueDeliveries(webhookId?: string): Promise<Delivery[]> {
     const { store, clock } = this.deps;
     const due = await store.read(async (tx) => {
       await clock.refresh(tx);
-      return tx.outbox.dueDeliveries(clock.latest().toISOString());
+      return tx.outbox.dueDeliveries(clock.latest().toISOString(), webhookId);
     });
     return due.filter((d) => d.nextAttemptAt <= clock.now(d.companyId ?? '').toISOString());
   }
@@ -139,7 +143,7 @@ export class Dispatcher {
       const due = await this.dueDeliveries();
       for (const delivery of due) {
         if (this.running.has(delivery.webhookId)) continue;
-        const attempt = this.deliver(delivery).finally(() => this.running.delete(delivery.webhookId));
+        const attempt = this.serve(delivery).finally(() => this.running.delete(delivery.webhookId));
         this.running.set(delivery.webhookId, attempt);
       }
     } catch (error) {
@@ -147,7 +151,14 @@ export class Dispatcher {
     }
   }
 
-  private async deliver(delivery: Delivery): Promise<void> {
+  /** Delivers the webhook's head, then each next due event as long as the receiver accepts them. */
+  private async serve(head: Delivery): Promise<void> {
+    let delivery: Delivery | undefined = head;
+    while (delivery && (await this.deliver(delivery)) && !this.stopped) delivery = (await this.dueDeliveries(delivery.webhookId))[0];
+  }
+
+  /** One attempt; true when the receiver accepted the event. */
+  private async deliver(delivery: Delivery): Promise<boolean> {
     const { store, clock, vault } = this.deps;
     // Leased first (committed): another instance that read the same due delivery skips it; if
     // this process dies mid-send, the lease lapses and another instance delivers the event. The
@@ -166,7 +177,7 @@ export class Dispatcher {
       const failOnPurpose = (faults?.failNextAttempts ?? 0) > 0 && (await tx.webhooks.spendFailure(delivery.webhookId));
       return { event: await tx.outbox.getEvent(delivery.eventId), webhook: await tx.webhooks.get(delivery.webhookId), faults, failOnPurpose };
     });
-    if (!loaded?.event || !loaded.webhook) return;
+    if (!loaded?.event || !loaded.webhook) return false;
     const { event, webhook, faults, failOnPurpose } = loaded;
     const hmacKey = webhook.encryptedHmacKey ? vault.decrypt(webhook.encryptedHmacKey) : undefined;
     const payload = JSON.stringify(toNotification(event, hmacKey));
@@ -176,7 +187,7 @@ export class Dispatcher {
       results = [FAILED_ON_PURPOSE];
     } else {
       // Stopped meanwhile: nothing is sent; the lease lapses and the event is sent later (at least once).
-      if (faults && faults.delaySeconds > 0 && !(await this.sleep(faults.delaySeconds * 1000))) return;
+      if (faults && faults.delaySeconds > 0 && !(await this.sleep(faults.delaySeconds * 1000))) return false;
       const first = await send();
       // A duplicate is the same body again once the receiver accepted it; its outcome decides nothing.
       results = first.outcome === 'accepted' && faults?.duplicate ? [first, await send()] : [first];
@@ -201,10 +212,10 @@ export class Dispatcher {
         ms: r.durationMs,
       });
     }
-    await store.transaction(async (tx) => {
+    return store.transaction(async (tx) => {
       const current = await tx.outbox.getDelivery(delivery.webhookId, delivery.eventId);
       // Sent again or removed meanwhile: this attempt no longer decides anything.
-      if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return;
+      if (!current || current.status !== 'pending' || current.queueSeq !== delivery.queueSeq) return false;
       const now = clock.now(webhook.companyId);
       for (const r of results) {
         await tx.outbox.insertAttempt({
@@ -223,7 +234,7 @@ export class Dispatcher {
       if (result.outcome === 'accepted') {
         await tx.outbox.updateDelivery({ ...current, status: 'delivered', attempts: current.attempts + 1, updatedAt: now.toISOString() });
         if (stored?.hasError) await tx.webhooks.update({ ...stored, hasError: false, updatedAt: now.toISOString() });
-        return;
+        return true;
       }
       const failures = current.attempts + 1;
       const next = nextAttemptAfter(failures, new Date(event.createdAt), now, this.options);
@@ -235,6 +246,7 @@ export class Dispatcher {
         updatedAt: now.toISOString(),
       });
       if (stored && !stored.hasError) await tx.webhooks.update({ ...stored, hasError: true, updatedAt: now.toISOString() });
+      return false;
     });
   }
 

@@ -147,12 +147,13 @@ export function outboxStore(db: Db) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    /** Per webhook, the first pending delivery in queue order, when it is due by `now`. */
-    dueDeliveries: async (now: string): Promise<Delivery[]> => {
+    /** Per webhook (or of one webhook), the first pending delivery in queue order, when it is due by `now`. */
+    dueDeliveries: async (now: string, webhookId?: string): Promise<Delivery[]> => {
       const heads = q
         .selectFrom('webhookDeliveries')
         .select((eb) => ['webhookId', eb.fn.min('queueSeq').as('head')])
         .where('status', '=', 'pending')
+        .$if(webhookId !== undefined, (qb) => qb.where('webhookId', '=', webhookId!))
         .groupBy('webhookId')
         .as('h');
       const rows = await q
