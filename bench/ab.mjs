@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // An interleaved A/B of builds on SQLite: `node bench/ab.mjs <checkout> <checkout> …`, each a
-// checkout with `dist/` built (`npx tsc -p tsconfig.build.json`), or `reference` (Express 5 +
+// checkout with `dist/` built (`npm run build`), or `reference` (Express 5 +
 // validator answering fixed JSON, as `npm run bench` measures it). Every round starts each build in
 // turn (the order rotates from round to round) on a fresh database with the same preloaded data,
 // and measures authorise, capture, list and replay once; the report gives per build and scenario

@@ -37,7 +37,7 @@ try {
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     if (name !== 'full') run('git', ['apply', join(root, 'bench', 'ablation', `${name}.patch`)], dir);
     process.stderr.write(`building ${name}…\n`);
-    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], dir);
+    run(process.execPath, [join(dir, 'scripts', 'build.mjs')], dir);
     builds[name] = dir;
   }
   const out = run(process.execPath, [join(root, 'bench', 'ab.mjs'), 'reference', builds.frame, builds.write, builds.full], root).toString();

@@ -37,8 +37,8 @@ async function loadDocsPages() {
   const sources = ['docs/pages.ts', 'docs/first-view.ts', 'base-paths.json'].map((name) => join(root, 'server', name));
   const compiled = join(root, 'dist', 'server', 'docs', 'pages.js');
   if (!existsSync(compiled) || sources.some((source) => statSync(compiled).mtimeMs < statSync(source).mtimeMs)) {
-    progress('building the API reference pages (tsc, about 15 s)…');
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    progress('building the API reference pages (npm run build, a few seconds)…');
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
   }
   return import(pathToFileURL(compiled).href);
 }
