@@ -4,7 +4,7 @@
 // ref — by default the merge base of HEAD with main, which on main itself is HEAD — using
 // api-smart-diff, prints every change classified (breaking, non-breaking, deprecated, annotation,
 // unclassified) with its place, and exits 1 when an area has a breaking change and its
-// `info.version` major was not raised. `npm test` runs it in `pretest`.
+// `info.version` major was not raised. `npm test` runs it with the other checks.
 //
 // On top of api-smart-diff's rules, from the consumer's side of a response (it reads what the
 // server sends; api-smart-diff mirrors the request rules, which calls these non-breaking):
