@@ -215,8 +215,11 @@ describe('Webhook delivery', () => {
     expect(inFlight.data!.data[0]!.attempts).toHaveLength(0);
     // Its first attempt ends when the timeout does (the immediate retries after it are not waited for).
     const slowEvents = async () =>
-      (await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', { params: { path: { merchantId: merchantAccount, webhookId: other.id } } }))
-        .data!.data[0]!;
+      (
+        await server.management.GET('/merchants/{merchantId}/webhooks/{webhookId}/events', {
+          params: { path: { merchantId: merchantAccount, webhookId: other.id } },
+        })
+      ).data!.data[0]!;
     while ((await slowEvents()).attempts.length === 0 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await slowEvents()).attempts[0]).toMatchObject({ outcome: 'error', error: expect.stringContaining('timed out') });
     await server.management.DELETE('/merchants/{merchantId}/webhooks/{webhookId}', { params: { path: { merchantId: merchantAccount, webhookId: other.id } } });
