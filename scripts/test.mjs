@@ -65,10 +65,11 @@ function npmRun(script, { prefix = '', args = [], env = process.env, idle = fals
   );
 }
 
-/** Runs the scripts one after another, stopping at the first that fails; resolves with the names of those that failed. */
+/** Runs the scripts one after another, each whatever the one before did; resolves with the names of those that failed. */
 async function lane(scripts, idle) {
-  for (const script of scripts) if ((await npmRun(script, { prefix: `[${script}] `, idle })) !== 0) return [script];
-  return [];
+  const failed = [];
+  for (const script of scripts) if (!stopping && (await npmRun(script, { prefix: `[${script}] `, idle })) !== 0) failed.push(script);
+  return failed;
 }
 
 /**
