@@ -42,6 +42,71 @@ const SINGLE_CHILD = new Set([
 ]);
 
 /** The webhooks as pseudo-operations whose 200 response is the payload, so that they are compared from the receiver's side. */
+/**
+ * The two documents without the paths that read the same in both, and without the resolved
+ * components no remaining path uses: api-smart-diff resolves every reference of the whole
+ * document, about 2 s for the checkout spec, and a path that reads the same, through every
+ * component it refers to, has no change to report. A path stays when its own text differs or a
+ * component it reaches through references does; the other sections stay whole.
+ */
+function onlyWhatDiffers(before, after) {
+  if (!before?.paths || !after?.paths) return [before, after];
+  const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+  const refsOf = (value) => [...JSON.stringify(value ?? null).matchAll(/"\$ref":"#\/components\/([^/"]+)\/([^"]+)"/g)].map((m) => `${m[1]}/${m[2]}`);
+  const component = (doc, key) => {
+    const [kind, ...name] = key.split('/');
+    return doc.components?.[kind]?.[name.join('/').replace(/~1/g, '/').replace(/~0/g, '~')];
+  };
+  // Every component either document refers to, and whether it reads differently in the two.
+  const keys = new Set();
+  const pending = [...refsOf(before.paths), ...refsOf(after.paths)];
+  while (pending.length > 0) {
+    const key = pending.pop();
+    if (keys.has(key)) continue;
+    keys.add(key);
+    pending.push(...refsOf(component(before, key)), ...refsOf(component(after, key)));
+  }
+  const edges = new Map([...keys].map((key) => [key, new Set([...refsOf(component(before, key)), ...refsOf(component(after, key))])]));
+  // A component differs when its text does or one it refers to differs (to a fixed point).
+  const differs = new Set([...keys].filter((key) => !same(component(before, key), component(after, key))));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [key, refs] of edges)
+      if (!differs.has(key) && [...refs].some((ref) => differs.has(ref))) {
+        differs.add(key);
+        grew = true;
+      }
+  }
+  const kept = [...new Set([...Object.keys(before.paths), ...Object.keys(after.paths)])].filter(
+    (route) =>
+      !same(before.paths[route], after.paths[route]) || [...refsOf(before.paths[route]), ...refsOf(after.paths[route])].some((ref) => differs.has(ref)),
+  );
+  const prune = (doc) => {
+    const paths = Object.fromEntries(kept.filter((route) => route in doc.paths).map((route) => [route, doc.paths[route]]));
+    // The resolved components the kept paths reach; the other kinds (security schemes) stay whole.
+    const reached = new Set();
+    const pending = refsOf(paths);
+    while (pending.length > 0) {
+      const key = pending.pop();
+      if (reached.has(key)) continue;
+      reached.add(key);
+      pending.push(...refsOf(component(doc, key)));
+    }
+    const components = Object.fromEntries(
+      Object.entries(doc.components ?? {}).map(([kind, entries]) =>
+        RESOLVED_COMPONENTS.has(kind)
+          ? [
+              kind,
+              Object.fromEntries(Object.entries(entries ?? {}).filter(([name]) => reached.has(`${kind}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`))),
+            ]
+          : [kind, entries],
+      ),
+    );
+    return { ...doc, paths, ...(doc.components && { components }) };
+  };
+  return [prune(before), prune(after)];
+}
+
 function withWebhooksAsResponses(doc) {
   if (!doc || typeof doc !== 'object' || !doc.webhooks) return doc;
   const paths = { ...doc.paths };
@@ -142,10 +207,12 @@ export function majorOf(version) {
 /**
  * Compares two bundled OpenAPI documents of one area. Returns every change (classified, with its
  * JSON pointer and a readable place), the counts per class, the versions, and whether the area
- * passes the gate: no breaking change, or a raised `info.version` major.
+ * passes the gate: no breaking change, or a raised `info.version` major. `whole: true` compares
+ * every path, also those that read the same (slower, the same result).
  */
-export function compareSpecs(before, after, { area = 'spec' } = {}) {
-  const { diffs } = apiCompare(withWebhooksAsResponses(before), withWebhooksAsResponses(after));
+export function compareSpecs(before, after, { area = 'spec', whole = false } = {}) {
+  const documents = [withWebhooksAsResponses(before), withWebhooksAsResponses(after)];
+  const { diffs } = apiCompare(...(whole ? documents : onlyWhatDiffers(...documents)));
   const changes = [];
   for (const diff of diffs) {
     const path = diff.path ?? [];

@@ -25,7 +25,7 @@ interface Result {
   majorRaised: boolean;
   ok: boolean;
 }
-const compare = compareSpecs as (before: Json, after: Json, options: { area: string }) => Result;
+const compare = compareSpecs as (before: Json, after: Json, options: { area: string; whole?: boolean }) => Result;
 const format = formatResult as (result: Result) => string;
 const run = runGate as (argv: string[], io: { cwd: string; log: (line: string) => void; error: (line: string) => void }) => number;
 
@@ -145,6 +145,20 @@ describe('The breaking-change gate compares two bundled specs', () => {
         pointer: expect.stringMatching(/^#\/webhooks\/standardNotification\/post\/requestBody\/.*\/merchantReference$/),
       }),
     );
+  });
+
+  test('When only the paths that differ are compared, then the changes are exactly those of the whole documents', () => {
+    // A schema many paths reach through references, one a single path uses, a removed path and a webhook payload.
+    const after = changed(checkout, (doc) => {
+      schemas(doc).Amount!.properties.value.type = 'number';
+      delete schemas(doc).PaymentCaptureRequest!.properties.reference;
+      delete doc.paths['/cardDetails'];
+      const webhook = Object.values(doc.webhooks as Record<string, Json>)[0]!;
+      webhook.post.requestBody.description = 'changed';
+    });
+    const pruned = compare(checkout, after, { area: 'checkout' });
+    expect(pruned.changes.length).toBeGreaterThan(10);
+    expect(pruned).toEqual(compare(checkout, after, { area: 'checkout', whole: true }));
   });
 });
 
