@@ -137,8 +137,8 @@ export function parseArgs(argv, env = process.env) {
 /** Jest's configuration without the repo's test-only parts: no dist/ build, no loopback-only guard (a deployment may be anywhere). */
 async function jestConfig() {
   const { default: config } = await import(pathToFileURL(join(root, 'jest.config.js')).href);
-  // Not the suite's build, loopback guard or engine choice (a PostgreSQL run leaves engine-independent files out).
-  const { globalSetup: _build, setupFiles: _loopbackOnly, testPathIgnorePatterns: _engineRun, ...rest } = config;
+  // Not the suite's build, loopback guard or order of files (whose PostgreSQL run leaves engine-independent files out).
+  const { globalSetup: _build, setupFiles: _loopbackOnly, testSequencer: _engineRun, ...rest } = config;
   // Nor the packages bundled for the suite (the global setup writes them): they load from node_modules.
   const bundled = new Set(Object.keys(testVendorMapper()));
   const moduleNameMapper = Object.fromEntries(Object.entries(config.moduleNameMapper).filter(([name]) => !bundled.has(name)));
