@@ -46,9 +46,9 @@ function filesOf(dir) {
 }
 
 /** One digest of every input's path and content. */
-function inputsDigest() {
+function inputsDigest(inputs) {
   const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap(filesOf).sort())
+  for (const file of inputs)
     hash
       .update(`${file}\0`)
       .update(readFileSync(join(root, file)))
@@ -56,13 +56,14 @@ function inputsDigest() {
   return hash.digest('hex');
 }
 
-const digest = inputsDigest();
+const inputs = INPUTS.flatMap(filesOf).sort();
+const digest = inputsDigest(inputs);
 if (!process.argv.includes('--force') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === digest && existsSync(join(root, 'dist', 'server.mjs'))) {
   process.exit(0);
 }
 rmSync(STAMP, { force: true });
 
-const files = (suffix) => SOURCES.flatMap(filesOf).filter((file) => file.endsWith(suffix));
+const files = (suffix) => inputs.filter((file) => SOURCES.some((dir) => file.startsWith(`${dir}/`)) && file.endsWith(suffix));
 const { metafile } = await build({
   absWorkingDir: root,
   entryPoints: files('.ts').filter((file) => !file.endsWith('.d.ts')),

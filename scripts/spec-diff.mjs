@@ -41,7 +41,6 @@ const SINGLE_CHILD = new Set([
   'additionalItems',
 ]);
 
-/** The webhooks as pseudo-operations whose 200 response is the payload, so that they are compared from the receiver's side. */
 /**
  * The two documents without the paths that read the same in both, and without the resolved
  * components no remaining path uses: api-smart-diff resolves every reference of the whole
@@ -57,18 +56,21 @@ function onlyWhatDiffers(before, after) {
     const [kind, ...name] = key.split('/');
     return doc.components?.[kind]?.[name.join('/').replace(/~1/g, '/').replace(/~0/g, '~')];
   };
-  // Every component either document refers to, and whether it reads differently in the two.
-  const keys = new Set();
-  const pending = [...refsOf(before.paths), ...refsOf(after.paths)];
-  while (pending.length > 0) {
-    const key = pending.pop();
-    if (keys.has(key)) continue;
-    keys.add(key);
-    pending.push(...refsOf(component(before, key)), ...refsOf(component(after, key)));
-  }
-  const edges = new Map([...keys].map((key) => [key, new Set([...refsOf(component(before, key)), ...refsOf(component(after, key))])]));
+  /** Every component the documents reach from `start` through references, with the references of each. */
+  const reach = (docs, start) => {
+    const refs = new Map();
+    const pending = [...start];
+    while (pending.length > 0) {
+      const key = pending.pop();
+      if (refs.has(key)) continue;
+      refs.set(key, new Set(docs.flatMap((doc) => refsOf(component(doc, key)))));
+      pending.push(...refs.get(key));
+    }
+    return refs;
+  };
+  const edges = reach([before, after], [...refsOf(before.paths), ...refsOf(after.paths)]);
   // A component differs when its text does or one it refers to differs (to a fixed point).
-  const differs = new Set([...keys].filter((key) => !same(component(before, key), component(after, key))));
+  const differs = new Set([...edges.keys()].filter((key) => !same(component(before, key), component(after, key))));
   for (let grew = true; grew;) {
     grew = false;
     for (const [key, refs] of edges)
@@ -84,14 +86,7 @@ function onlyWhatDiffers(before, after) {
   const prune = (doc) => {
     const paths = Object.fromEntries(kept.filter((route) => route in doc.paths).map((route) => [route, doc.paths[route]]));
     // The resolved components the kept paths reach; the other kinds (security schemes) stay whole.
-    const reached = new Set();
-    const pending = refsOf(paths);
-    while (pending.length > 0) {
-      const key = pending.pop();
-      if (reached.has(key)) continue;
-      reached.add(key);
-      pending.push(...refsOf(component(doc, key)));
-    }
+    const reached = reach([doc], refsOf(paths));
     const components = Object.fromEntries(
       Object.entries(doc.components ?? {}).map(([kind, entries]) =>
         RESOLVED_COMPONENTS.has(kind)
@@ -107,6 +102,7 @@ function onlyWhatDiffers(before, after) {
   return [prune(before), prune(after)];
 }
 
+/** The webhooks as pseudo-operations whose 200 response is the payload, so that they are compared from the receiver's side. */
 function withWebhooksAsResponses(doc) {
   if (!doc || typeof doc !== 'object' || !doc.webhooks) return doc;
   const paths = { ...doc.paths };

@@ -47,8 +47,9 @@ export interface DispatcherDeps {
  * tried, so events arrive in order and a failing one holds back the later ones until it is
  * accepted or given up. Webhooks are served independently, so a slow receiver (up to its
  * timeout) never delays another. Once a webhook's head is accepted, its next due event goes out
- * at once rather than on the next round: a backlog drains as fast as the receiver answers. Every attempt is recorded; state lives in the store, so a
- * restarted process carries on where the last one stopped (at least once).
+ * at once rather than on the next round: a backlog drains as fast as the receiver answers. Every
+ * attempt is recorded; state lives in the store, so a restarted process carries on where the last
+ * one stopped (at least once).
  */
 export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
